@@ -1,0 +1,175 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { client, freePort, startServer, waitForSnapshot, type Client, type TestServer } from '../test/support/server.ts';
+import { longInterview, makeDocx, makePdf, teamsVtt } from '../test/support/fixtures.ts';
+
+/**
+ * `npm run bench`: throughput next to a bare Fastify hello-world started in the same run, snapshot
+ * processing time for a two-hour interview in each format, and RSS while 50 MB go through a signed
+ * URL. Writes BENCHMARKS.md. Numbers, not pass/fail: these machines are shared and noisy.
+ */
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 50;
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+interface Load {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(name: string, opts: autocannon.Options): Promise<Load> {
+  await autocannon({ connections: CONNECTIONS, ...opts, duration: 2 }); // warm-up, not recorded
+  const r = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+}
+
+async function startHello(): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'bench/hello.ts'], { cwd: ROOT, env: { ...process.env, PORT: String(port) } });
+  await new Promise<void>((resolve, reject) => {
+    proc.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+    proc.once('exit', () => reject(new Error('hello-world exited')));
+  });
+  return { url: `http://127.0.0.1:${port}/`, stop: () => proc.kill() };
+}
+
+async function timeSnapshot(api: Client, mindId: string, bytes: Buffer | string, name: string): Promise<number> {
+  const form = new FormData();
+  form.append('file', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)]), name);
+  const r = await api.post(`/minds/${mindId}/snapshots`, form);
+  const s = await waitForSnapshot(api, mindId, r.body.mindAssessmentId);
+  if (s.status !== 'completed') throw new Error(`snapshot ${name} ${s.status}: ${JSON.stringify(s.error)}`);
+  return Date.parse(s.completedAt) - Date.parse(s.createdAt);
+}
+
+function rssOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+async function uploadRss(srv: TestServer, api: Client, mindId: string): Promise<{ before: number; peak: number; seconds: number }> {
+  const pid = srv.proc.pid ?? 0;
+  const { body } = await api.get(`/minds/${mindId}/signed-url?fileName=big.vtt`);
+  const total = 50 * 1024 * 1024;
+  const chunk = Buffer.alloc(256 * 1024, 0x61);
+  let sent = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(ctrl) {
+      if (sent >= total) return ctrl.close();
+      const n = Math.min(chunk.length, total - sent);
+      sent += n;
+      ctrl.enqueue(new Uint8Array(chunk.subarray(0, n)));
+    },
+  });
+  const before = rssOf(pid);
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 10);
+  const t0 = performance.now();
+  const res = await fetch(body.signedUrl, { method: 'PUT', body: stream, duplex: 'half', headers: { 'content-type': 'text/vtt' } } as RequestInit);
+  const seconds = (performance.now() - t0) / 1000;
+  clearInterval(timer);
+  peak = Math.max(peak, rssOf(pid));
+  if (res.status !== 200) throw new Error(`upload answered ${res.status}`);
+  return { before, peak, seconds };
+}
+
+const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
+
+async function main() {
+  const hello = await startHello();
+  const srv = await startServer({ LOG_LEVEL: 'warn' });
+  try {
+    const api = client(srv.api, srv.apiKey);
+    const mindId = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind.id as string;
+    const interview = longInterview(6500);
+    const words = interview.reduce((n, t) => n + t.text.split(/\s+/).length, 0);
+    const vtt = teamsVtt(interview);
+    const docx = await makeDocx(interview);
+    const pdf = await makePdf(interview, { qa: false });
+    const snapshotMs: Record<string, number[]> = { VTT: [], DOCX: [], PDF: [] };
+    for (let i = 0; i < 3; i++) {
+      snapshotMs.VTT?.push(await timeSnapshot(api, mindId, vtt, 'i.vtt'));
+      snapshotMs.DOCX?.push(await timeSnapshot(api, mindId, docx, 'i.docx'));
+      snapshotMs.PDF?.push(await timeSnapshot(api, mindId, pdf, 'i.pdf'));
+    }
+    const status = (await api.get(`/minds/${mindId}/snapshots`)).body[0];
+    const auth = { authorization: `Bearer ${srv.apiKey}` };
+
+    const loads: Load[] = [];
+    loads.push(await load('hello-world (bare Fastify)', { url: hello.url }));
+    loads.push(await load('GET …/snapshots/{id}/status', { url: `${srv.api}/minds/${mindId}/snapshots/${status.id}/status`, headers: auth }));
+    loads.push(
+      await load('POST /simulate', {
+        url: `${srv.api}/simulate`,
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ mindId, scenario: { message: 'Would you hire someone without a degree?' } }),
+      }),
+    );
+    const rss = await uploadRss(srv, api, mindId);
+    writeReport({ loads, snapshotMs, words, rss, vttBytes: vtt.length, docxBytes: docx.length, pdfBytes: pdf.length });
+  } finally {
+    hello.stop();
+    await srv.stop();
+  }
+}
+
+function writeReport(r: {
+  loads: Load[];
+  snapshotMs: Record<string, number[]>;
+  words: number;
+  rss: { before: number; peak: number; seconds: number };
+  vttBytes: number;
+  docxBytes: number;
+  pdfBytes: number;
+}) {
+  const base = r.loads[0]?.rps ?? 1;
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  const lines = [
+    '# Benchmarks',
+    '',
+    `Run: ${new Date().toISOString()} on ${os.cpus().length} × ${cpu}, ${mb(os.totalmem())} MiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}.`,
+    `Produced by \`npm run bench\` (bench/run.ts). Service and baseline are separate processes on this machine; autocannon ${CONNECTIONS} connections × ${DURATION} s each after a 2 s warm-up, from the benchmark process. The service runs with LOG_LEVEL=warn; the baseline logs nothing.`,
+    '',
+    '## Throughput next to a bare Fastify hello-world (same run)',
+    '',
+    '| route | req/s | p50 ms | p99 ms | errors | non-2xx | vs hello-world |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...r.loads.map((l) => `| ${l.name} | ${Math.round(l.rps)} | ${l.p50} | ${l.p99} | ${l.errors} | ${l.non2xx} | ${((l.rps / base) * 100).toFixed(0)}% |`),
+    '',
+    'Target: status at least 50% of the hello-world\'s requests/s.',
+    '',
+    `## Snapshot processing: a two-hour interview (${r.words} words), creation → completed`,
+    '',
+    'Measured from the snapshot\'s own `createdAt` to `completedAt` (3 runs each, the worker in the API process).',
+    '',
+    '| format | file size | median ms | all runs ms |',
+    '|---|---:|---:|---|',
+    ...Object.entries(r.snapshotMs).map(
+      ([f, xs]) => `| ${f} | ${(({ VTT: r.vttBytes, DOCX: r.docxBytes, PDF: r.pdfBytes }) as Record<string, number>)[f]} B | ${median(xs)} | ${xs.join(', ')} |`,
+    ),
+    '',
+    'Target: completed within 1 s.',
+    '',
+    '## Memory: 50 MB through a signed URL',
+    '',
+    '| RSS before | peak RSS during upload | growth | upload time |',
+    '|---:|---:|---:|---:|',
+    `| ${mb(r.rss.before)} MiB | ${mb(r.rss.peak)} MiB | ${mb(r.rss.peak - r.rss.before)} MiB | ${r.rss.seconds.toFixed(2)} s |`,
+    '',
+    'Target: RSS growth under 64 MB (the body is streamed to disk, never buffered).',
+    '',
+  ];
+  fs.writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), lines.join('\n'));
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+await main();

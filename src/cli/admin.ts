@@ -1,0 +1,90 @@
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { z } from 'zod';
+import { compose, type Context } from '../composition.ts';
+import { loadConfig } from '../config.ts';
+import { DomainError } from '../domain/errors.ts';
+
+/**
+ * Operator CLI: `npm run --silent admin -- <command> [--flags]`. Prints exactly one JSON object
+ * on success; a message on stderr and a non-zero exit code on error.
+ */
+const USAGE = `Usage: npm run --silent admin -- <command> [options]
+  create-account --email E --tier standard|pro   -> {accountId, apiKey}
+  create-api-key --account ID [--name N]         -> {apiKey, prefix}
+  revoke-api-key --prefix P                      -> {revoked, prefix}
+  set-tier --account ID --tier standard|pro      -> {accountId, tier}
+  create-webhook-credentials --account ID        -> {url, username, password}`;
+
+class UsageError extends Error {}
+
+const Tier = z.enum(['standard', 'pro']);
+
+function need(values: Record<string, string | undefined>, name: string): string {
+  const v = values[name];
+  if (!v) throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+function tierOf(values: Record<string, string | undefined>): 'standard' | 'pro' {
+  const t = Tier.safeParse(need(values, 'tier'));
+  if (!t.success) throw new UsageError('--tier must be standard or pro');
+  return t.data;
+}
+
+const commands: Record<string, (ctx: Context, v: Record<string, string | undefined>) => Promise<object>> = {
+  'create-account': async (ctx, v) => {
+    const { accountId, apiKey } = await ctx.services.accounts.createAccount(need(v, 'email'), tierOf(v));
+    return { accountId, apiKey };
+  },
+  'create-api-key': (ctx, v) => ctx.services.accounts.createApiKey(need(v, 'account'), v.name ?? null),
+  'revoke-api-key': async (ctx, v) => {
+    const prefix = need(v, 'prefix');
+    await ctx.services.accounts.revokeApiKey(prefix);
+    return { revoked: true, prefix };
+  },
+  'set-tier': async (ctx, v) => {
+    const accountId = need(v, 'account');
+    const tier = tierOf(v);
+    await ctx.services.accounts.setTier(accountId, tier);
+    return { accountId, tier };
+  },
+  'create-webhook-credentials': (ctx, v) => ctx.services.webhooks.createCredentials(need(v, 'account')),
+};
+
+async function run(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const handler = command ? commands[command] : undefined;
+  if (!handler) {
+    process.stderr.write(`${command ? `Unknown command: ${command}\n` : ''}${USAGE}\n`);
+    return 2;
+  }
+  let values: Record<string, string | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: rest,
+      options: { email: { type: 'string' }, tier: { type: 'string' }, account: { type: 'string' }, prefix: { type: 'string' }, name: { type: 'string' } },
+      strict: true,
+    }));
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const ctx = await compose(loadConfig(), undefined, pino({ level: 'silent' }));
+  try {
+    const result = await handler(ctx, values);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n${USAGE}\n`);
+      return 2;
+    }
+    process.stderr.write(`${err instanceof DomainError ? err.message : String(err)}\n`);
+    return 1;
+  } finally {
+    await ctx.close();
+  }
+}
+
+process.exitCode = await run(process.argv.slice(2));

@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Every setting of the service, read once from the environment and validated. Documented in README.md. */
+const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  RUN_WORKER: bool.default(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(900),
+  MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
+  MAX_DIRECT_FILE_BYTES: z.coerce.number().int().min(1).default(4 * 1024 * 1024),
+  MAX_WEBHOOK_BYTES: z.coerce.number().int().min(1).default(1024 * 1024),
+  JOB_LEASE_MS: z.coerce.number().int().min(500).default(30_000),
+  JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
+  WORKER_POLL_MS: z.coerce.number().int().min(10).default(250),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  SIGNING_SECRET: z.string().min(32).optional(),
+  STRICT_MODELS: bool.default(false),
+  API_KEY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  runWorker: boolean;
+  logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
+  signedUrlTtlSeconds: number;
+  maxUploadBytes: number;
+  maxDirectFileBytes: number;
+  maxWebhookBytes: number;
+  jobLeaseMs: number;
+  jobMaxAttempts: number;
+  workerPollMs: number;
+  workerConcurrency: number;
+  /** When unset, a secret is generated once and kept in the database. */
+  signingSecret: string | undefined;
+  strictModels: boolean;
+  /** How long a verified API key is trusted without a database lookup (0 = never cached). */
+  apiKeyCacheMs: number;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  const publicUrl = (c.PUBLIC_URL ?? `http://127.0.0.1:${c.PORT}`).replace(/\/+$/, '');
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    publicUrl,
+    dataDir: path.resolve(c.DATA_DIR),
+    runWorker: c.RUN_WORKER,
+    logLevel: c.LOG_LEVEL,
+    signedUrlTtlSeconds: c.SIGNED_URL_TTL_SECONDS,
+    maxUploadBytes: c.MAX_UPLOAD_BYTES,
+    maxDirectFileBytes: c.MAX_DIRECT_FILE_BYTES,
+    maxWebhookBytes: c.MAX_WEBHOOK_BYTES,
+    jobLeaseMs: c.JOB_LEASE_MS,
+    jobMaxAttempts: c.JOB_MAX_ATTEMPTS,
+    workerPollMs: c.WORKER_POLL_MS,
+    workerConcurrency: c.WORKER_CONCURRENCY,
+    signingSecret: c.SIGNING_SECRET,
+    strictModels: c.STRICT_MODELS,
+    apiKeyCacheMs: c.API_KEY_CACHE_MS,
+  };
+}

@@ -1,0 +1,37 @@
+/** Errors are values with a code; the HTTP layer maps each kind to a status and the error body. */
+export type ErrorKind =
+  | 'invalid'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'gone'
+  | 'too_large'
+  | 'unsupported_media_type'
+  | 'unavailable';
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const notFound = (what: string, code = 'not_found') =>
+  new DomainError('not_found', code, `${what} was not found.`);
+
+export const invalid = (code: string, message: string, details?: Record<string, unknown>) =>
+  new DomainError('invalid', code, message, details);
+
+export const conflict = (code: string, message: string, details?: Record<string, unknown>) =>
+  new DomainError('conflict', code, message, details);
+
+export const tooLarge = (limitBytes: number, what: string) =>
+  new DomainError('too_large', 'payload_too_large', `${what} exceeds the limit of ${limitBytes} bytes.`, {
+    limitBytes,
+  });

@@ -1,0 +1,87 @@
+import type { BlobStore } from '../store/blobs/blob-store.ts';
+import type { DigitalTwinRow, MindRow } from '../store/db/repos/minds.ts';
+import type { Store } from '../store/store.ts';
+import type { AuthContext } from './accounts.ts';
+import { notFound } from './errors.ts';
+import { decodeCursor, toPage, type Page } from './pagination.ts';
+import { iso, type Runtime } from './runtime.ts';
+
+export interface Mind {
+  id: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DigitalTwin {
+  id: string;
+  mindId: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const toMind = (r: MindRow): Mind => ({ id: r.id, name: r.name, createdAt: r.created_at, updatedAt: r.updated_at });
+export const toTwin = (r: DigitalTwinRow): DigitalTwin => ({
+  id: r.id,
+  mindId: r.mind_id,
+  name: r.name,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export class MindService {
+  constructor(
+    private readonly store: Store,
+    private readonly blobs: BlobStore,
+    private readonly rt: Runtime,
+  ) {}
+
+  async create(auth: AuthContext, name: string): Promise<{ mind: Mind; digitalTwin: DigitalTwin }> {
+    const at = iso(this.rt.now());
+    const mind: MindRow = { id: this.rt.newId(), account_id: auth.accountId, name, created_at: at, updated_at: at };
+    const twin: DigitalTwinRow = {
+      id: this.rt.newId(),
+      mind_id: mind.id,
+      account_id: auth.accountId,
+      name: 'Default',
+      created_at: at,
+      updated_at: at,
+    };
+    await this.store.transaction(({ repos }) => repos.minds.insertWithTwin(mind, twin));
+    return { mind: toMind(mind), digitalTwin: toTwin(twin) };
+  }
+
+  /** The mind, or NotFound — also for another account's mind, so ids never leak across accounts. */
+  async require(auth: AuthContext, mindId: string): Promise<MindRow> {
+    const row = await this.store.repos.minds.byId(auth.accountId, mindId);
+    if (!row) throw notFound('The mind', 'mind_not_found');
+    return row;
+  }
+
+  async get(auth: AuthContext, mindId: string): Promise<Mind & { digitalTwins: DigitalTwin[] }> {
+    const row = await this.require(auth, mindId);
+    const twins = await this.store.repos.minds.twinsOf(row.id);
+    return { ...toMind(row), digitalTwins: twins.map(toTwin) };
+  }
+
+  async list(auth: AuthContext, limit: number, cursor?: string): Promise<Page<Mind>> {
+    const rows = await this.store.repos.minds.page(auth.accountId, decodeCursor(cursor), limit);
+    return toPage(rows, limit, toMind);
+  }
+
+  async rename(auth: AuthContext, mindId: string, name: string): Promise<Mind> {
+    if (!(await this.store.repos.minds.rename(auth.accountId, mindId, name, iso(this.rt.now())))) {
+      throw notFound('The mind', 'mind_not_found');
+    }
+    return toMind(await this.require(auth, mindId));
+  }
+
+  /** Removes the mind with its twins, artifacts, snapshots and memories, then its blobs. */
+  async delete(auth: AuthContext, mindId: string): Promise<void> {
+    await this.require(auth, mindId);
+    const blobs = await this.store.repos.artifacts.blobKeysOfMind(mindId);
+    await this.store.transaction(({ repos }) => repos.minds.delete(auth.accountId, mindId));
+    await Promise.all(blobs.map((b) => this.blobs.delete(b.blob_key)));
+  }
+}

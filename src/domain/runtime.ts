@@ -1,0 +1,16 @@
+import crypto from 'node:crypto';
+
+/** Time, ids and randomness, provided by the composition root so tests can control them. */
+export interface Runtime {
+  now(): Date;
+  newId(): string;
+  randomBytes(n: number): Buffer;
+}
+
+export const systemRuntime: Runtime = {
+  now: () => new Date(),
+  newId: () => crypto.randomUUID(),
+  randomBytes: (n) => crypto.randomBytes(n),
+};
+
+export const iso = (d: Date): string => d.toISOString();

@@ -1,0 +1,166 @@
+import { sniffFileKind } from '../ingest/sniff.ts';
+import type { BlobStore } from '../store/blobs/blob-store.ts';
+import type { SnapshotRow } from '../store/db/repos/snapshots.ts';
+import type { Store, TxScope } from '../store/store.ts';
+import type { AuthContext } from './accounts.ts';
+import { DomainError, conflict, invalid, notFound } from './errors.ts';
+import type { MindService } from './minds.ts';
+import { decodeCursor, toPage, type Page } from './pagination.ts';
+import { iso, type Runtime } from './runtime.ts';
+import { artifactBlobKey, safeFileName } from './uploads.ts';
+
+export const PROCESS_SNAPSHOT = 'process-snapshot';
+
+export interface SnapshotStatus {
+  id: string;
+  mindId: string;
+  artifactId: string;
+  digitalTwinId: string | null;
+  status: SnapshotRow['status'];
+  createdAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+  error: { code: string; message: string } | null;
+}
+
+export const toStatus = (r: SnapshotRow): SnapshotStatus => ({
+  id: r.id,
+  mindId: r.mind_id,
+  artifactId: r.artifact_id,
+  digitalTwinId: r.digital_twin_id,
+  status: r.status,
+  createdAt: r.created_at,
+  startedAt: r.started_at,
+  completedAt: r.completed_at,
+  error: r.error_code ? { code: r.error_code, message: r.error_message ?? '' } : null,
+});
+
+export interface SnapshotOptions {
+  digitalTwinId?: string;
+  speaker?: string;
+}
+
+export interface StartedAssessment {
+  message: 'Mind assessment started';
+  mindAssessmentId: string;
+  artifactId: string;
+}
+
+export class SnapshotService {
+  constructor(
+    private readonly store: Store,
+    private readonly blobs: BlobStore,
+    private readonly minds: MindService,
+    private readonly rt: Runtime,
+  ) {}
+
+  private async checkTwin(mindId: string, twinId: string | undefined): Promise<void> {
+    if (twinId && !(await this.store.repos.minds.twin(mindId, twinId))) {
+      throw notFound('The digital twin', 'digital_twin_not_found');
+    }
+  }
+
+  /** The direct path: the file came in the request. Its type is decided from its bytes, now. */
+  async createFromFile(
+    auth: AuthContext,
+    mindId: string,
+    file: { bytes: Buffer; fileName?: string; contentType?: string },
+    opts: SnapshotOptions,
+  ): Promise<StartedAssessment> {
+    await this.minds.require(auth, mindId);
+    await this.checkTwin(mindId, opts.digitalTwinId);
+    if (!sniffFileKind(file.bytes)) {
+      throw invalid('unsupported_file_type', 'The file is not a VTT, DOCX or PDF transcript (decided from its bytes).');
+    }
+    const artifactId = this.rt.newId();
+    const key = artifactBlobKey(mindId, artifactId);
+    const at = iso(this.rt.now());
+    await this.blobs.putBuffer(key, file.bytes);
+    try {
+      return await this.store.transaction(async ({ repos, queue }) => {
+        await repos.artifacts.insert({
+          id: artifactId,
+          mind_id: mindId,
+          account_id: auth.accountId,
+          file_name: safeFileName(artifactId, file.fileName, file.contentType),
+          content_type: file.contentType ?? null,
+          state: 'uploaded',
+          size_bytes: file.bytes.length,
+          blob_key: key,
+          upload_expires_at: null,
+          uploaded_at: at,
+          created_at: at,
+        });
+        return this.start({ repos, queue }, auth, mindId, artifactId, opts);
+      });
+    } catch (err) {
+      await this.blobs.delete(key);
+      throw err;
+    }
+  }
+
+  /** The signed-URL path: the file was uploaded before; its type is checked when it is processed. */
+  async createFromArtifact(
+    auth: AuthContext,
+    mindId: string,
+    artifactId: string,
+    opts: SnapshotOptions,
+  ): Promise<StartedAssessment> {
+    await this.minds.require(auth, mindId);
+    await this.checkTwin(mindId, opts.digitalTwinId);
+    const artifact = await this.store.repos.artifacts.ofMind(auth.accountId, mindId, artifactId);
+    if (!artifact) throw notFound('The artifact', 'artifact_not_found');
+    if (artifact.state !== 'uploaded') {
+      throw conflict('artifact_not_uploaded', 'Nothing has been uploaded to this artifact yet: PUT the file to its signed URL first.');
+    }
+    return this.store.transaction((tx) => this.start(tx, auth, mindId, artifactId, opts));
+  }
+
+  /** Creates the snapshot and enqueues its job in the caller's transaction. */
+  private async start(
+    tx: TxScope,
+    auth: AuthContext,
+    mindId: string,
+    artifactId: string,
+    opts: SnapshotOptions,
+  ): Promise<StartedAssessment> {
+    const id = this.rt.newId();
+    await tx.repos.snapshots.insert({
+      id,
+      mind_id: mindId,
+      account_id: auth.accountId,
+      artifact_id: artifactId,
+      digital_twin_id: opts.digitalTwinId ?? null,
+      speaker: opts.speaker?.trim() || null,
+      status: 'pending',
+      error_code: null,
+      error_message: null,
+      file_kind: null,
+      person: null,
+      memory_count: null,
+      created_at: iso(this.rt.now()),
+      started_at: null,
+      completed_at: null,
+    });
+    await tx.queue.enqueue(PROCESS_SNAPSHOT, { snapshotId: id });
+    return { message: 'Mind assessment started', mindAssessmentId: id, artifactId };
+  }
+
+  async status(auth: AuthContext, mindId: string, snapshotId: string): Promise<SnapshotStatus> {
+    const row = await this.store.repos.snapshots.ofMind(auth.accountId, mindId, snapshotId);
+    if (!row) {
+      await this.minds.require(auth, mindId);
+      throw notFound('The snapshot', 'snapshot_not_found');
+    }
+    return toStatus(row);
+  }
+
+  async list(auth: AuthContext, mindId: string, limit: number, cursor?: string): Promise<Page<SnapshotStatus>> {
+    await this.minds.require(auth, mindId);
+    const rows = await this.store.repos.snapshots.page(auth.accountId, mindId, decodeCursor(cursor), limit);
+    return toPage(rows, limit, toStatus);
+  }
+}
+
+export const snapshotNotReady = () =>
+  new DomainError('conflict', 'snapshot_not_ready', 'The mind has no completed snapshot yet: wait until a snapshot status is "completed".');

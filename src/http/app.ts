@@ -1,0 +1,99 @@
+import crypto from 'node:crypto';
+import fastifyMultipart from '@fastify/multipart';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { requireApiKey } from './plugins/auth.ts';
+import { errorBody, registerErrorHandling } from './plugins/errors.ts';
+import { mindRoutes } from './routes/minds.ts';
+import { simulateRoutes } from './routes/simulate.ts';
+import { snapshotRoutes } from './routes/snapshots.ts';
+import { signedUrlRoutes, uploadReceiverRoutes } from './routes/uploads.ts';
+import { webhookEventRoutes, webhookReceiverRoutes } from './routes/webhooks.ts';
+import type { HttpSettings, Services } from './services.ts';
+
+export const API_PREFIX = '/api/public/v1';
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The Fastify application: cross-cutting plugins, the public API scope, and the unauthenticated receivers. */
+export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: cfg.logLevel,
+      // Never log query strings (signed-URL signatures) or headers (keys, Basic credentials).
+      serializers: {
+        req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: req.url.split('?')[0], id: req.id }),
+      },
+    },
+    bodyLimit: 1024 * 1024,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+  });
+  registerErrorHandling(app);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Mind Simulation Service — public API',
+        version: '1.0.0',
+        description: 'Create minds from transcripts and simulate how the person would think, feel, say and act.',
+      },
+      servers: [{ url: cfg.publicUrl }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'API key' },
+          webhookBasic: { type: 'http', scheme: 'basic', description: 'Webhook credentials' },
+        },
+      },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+
+  app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
+    if (cfg.isReady && !cfg.isReady()) return reply.code(503).send(errorBody('not_ready', 'The service is starting.'));
+    return { status: 'ok' };
+  });
+  app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(uploadReceiverRoutes(s));
+  await app.register(webhookReceiverRoutes(s, cfg));
+
+  await app.register(
+    async (api) => {
+      await api.register(fastifyMultipart, {
+        limits: { fileSize: cfg.maxDirectFileBytes, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 },
+        throwFileSizeLimit: true,
+      });
+      api.removeContentTypeParser('text/plain'); // the API takes JSON and multipart only: anything else is 415
+      requireApiKey(api, s.accounts);
+      await api.register(mindRoutes(s, cfg));
+      await api.register(signedUrlRoutes(s));
+      await api.register(snapshotRoutes(s, cfg));
+      await api.register(simulateRoutes(s));
+      await api.register(webhookEventRoutes(s, cfg));
+    },
+    { prefix: API_PREFIX },
+  );
+  return app;
+}

@@ -1,0 +1,73 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DomainError, type ErrorKind } from '../../domain/errors.ts';
+
+const STATUS: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  too_large: 413,
+  unsupported_media_type: 415,
+  unavailable: 503,
+};
+
+/** Fastify's and its plugins' own client-error codes, in this API's words. */
+const FASTIFY_CODES: Record<string, { status: number; code: string; message?: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_json', message: 'The request body is not valid JSON.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_json', message: 'The request body is empty; JSON was expected.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'The request body is too large.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_content_length' },
+  FST_REQ_FILE_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'The uploaded file is too large.' },
+  FST_PARTS_LIMIT: { status: 413, code: 'payload_too_large', message: 'The multipart request has too many parts.' },
+  FST_FILES_LIMIT: { status: 400, code: 'too_many_files', message: 'Send one file per request.' },
+  FST_FIELDS_LIMIT: { status: 413, code: 'payload_too_large', message: 'The multipart request has too many fields.' },
+  FST_PROTO_VIOLATION: { status: 400, code: 'invalid_multipart', message: 'The multipart body is malformed.' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: {
+    status: 415,
+    code: 'unsupported_media_type',
+    message: 'The request must be multipart/form-data.',
+  },
+};
+
+export function errorBody(code: string, message: string, details?: Record<string, unknown>) {
+  return { error: details ? { code, message, details } : { code, message } };
+}
+
+const snake = (s: string) => s.replace(/^FST_(ERR_)?/, '').toLowerCase();
+
+/** One error body everywhere: `{error:{code, message, details?}}`. Client errors never become 500s. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof DomainError) {
+      if (err.kind === 'unauthorized' && !reply.hasHeader('www-authenticate')) reply.header('WWW-Authenticate', 'Bearer');
+      return reply.code(STATUS[err.kind]).send(errorBody(err.code, err.message, err.details));
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields = err.validation.map((v) => ({
+        field: [err.validationContext, ...v.instancePath.split('/').filter(Boolean)].join('.'),
+        message: v.message ?? 'invalid',
+      }));
+      const names = fields.map((f) => f.field).join(', ');
+      return reply.code(400).send(errorBody('validation_failed', `Invalid request: check ${names}.`, { fields }));
+    }
+    const known = err.code ? FASTIFY_CODES[err.code] : undefined;
+    if (known) return reply.code(known.status).send(errorBody(known.code, known.message ?? err.message));
+    if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON/i.test(err.message))) {
+      return reply.code(400).send(errorBody('invalid_json', 'The request body is not valid JSON.'));
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send(errorBody(err.code ? snake(err.code) : 'bad_request', err.message));
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.code(500).send(errorBody('internal_error', 'Something went wrong on our side. The request id identifies it in the logs.'));
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send(errorBody('route_not_found', `No route ${req.method} ${req.url.split('?')[0]}.`));
+  });
+}

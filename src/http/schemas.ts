@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { MODEL_NAMES } from '../engines/registry.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/pagination.ts';
+
+/** One schema per request and response: validator, TypeScript type and OpenAPI entry at once. */
+const Id = z.uuid();
+const Timestamp = z.string().describe('ISO 8601 timestamp in UTC, ending in Z');
+
+export const ErrorBody = z
+  .object({
+    error: z.object({
+      code: z.string().describe('snake_case error code'),
+      message: z.string(),
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+export const MindParams = z.object({ mindId: Id });
+export const SnapshotParams = z.object({ mindId: Id, snapshotId: Id });
+
+export const PageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  cursor: z.string().max(500).optional(),
+});
+
+export const Mind = z.object({ id: Id, name: z.string(), createdAt: Timestamp, updatedAt: Timestamp }).meta({ id: 'Mind' });
+export const DigitalTwin = z
+  .object({ id: Id, mindId: Id, name: z.string(), createdAt: Timestamp, updatedAt: Timestamp })
+  .meta({ id: 'DigitalTwin' });
+
+const MindName = z.string().trim().min(1).max(200);
+export const CreateMindBody = z.object({ name: MindName });
+export const UpdateMindBody = z.object({ name: MindName });
+export const CreateMindResponse = z.object({ mind: Mind, digitalTwin: DigitalTwin });
+export const MindDetail = Mind.extend({ digitalTwins: z.array(DigitalTwin) });
+
+export const SignedUrlQuery = z.object({
+  fileName: z.string().max(500).optional(),
+  contentType: z.string().max(200).optional(),
+});
+export const SignedUrlResponse = z.object({
+  signedUrl: z.url(),
+  fileName: z.string(),
+  artifactId: Id,
+  expiresAt: Timestamp,
+});
+
+export const UploadParams = z.object({ artifactId: Id });
+export const UploadQuery = z.object({ expires: z.string().optional(), signature: z.string().optional() });
+export const UploadResponse = z.object({ artifactId: Id, size: z.number().int() });
+
+export const StartedAssessment = z.object({
+  message: z.literal('Mind assessment started'),
+  mindAssessmentId: Id,
+  artifactId: Id,
+});
+
+export const SnapshotStatus = z
+  .object({
+    id: Id,
+    mindId: Id,
+    artifactId: Id,
+    digitalTwinId: Id.nullable(),
+    status: z.enum(['pending', 'processing', 'completed', 'failed']),
+    createdAt: Timestamp,
+    startedAt: Timestamp.nullable(),
+    completedAt: Timestamp.nullable(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  })
+  .meta({ id: 'SnapshotStatus' });
+
+export const SimulateBody = z.object({
+  mindId: Id,
+  selectedSimulationModel: z.string().min(1).max(100).optional().describe(`One of ${MODEL_NAMES.join(', ')}`),
+  scenario: z.object({ message: z.string().trim().min(1).max(20_000) }),
+});
+
+export const Evidence = z.object({
+  text: z.string(),
+  speaker: z.string().nullable(),
+  snapshotId: Id,
+  start: z.number().optional(),
+  end: z.number().optional(),
+  page: z.number().int().optional(),
+  score: z.number(),
+});
+
+export const SimulateResponse = z.object({
+  message: z.string(),
+  model: z.string(),
+  snapshotIds: z.array(Id),
+  analysis: z.object({ thinking: z.string(), feeling: z.string(), saying: z.string(), acting: z.string() }),
+  confidence: z.number().min(0).max(1),
+  evidence: z.array(Evidence),
+});
+
+export const ModelInfo = z.object({
+  id: z.string(),
+  description: z.string(),
+  engine: z.string(),
+  available: z.boolean(),
+});
+export const ModelsResponse = z.array(ModelInfo.extend({ default: z.boolean() }));
+
+export const WebhookEvent = z.object({ id: Id, receivedAt: Timestamp, payload: z.unknown() }).meta({ id: 'WebhookEvent' });
+export const WebhookReceived = z.object({ received: z.literal(true), id: Id });
+
+export const errorResponses = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ErrorBody]));

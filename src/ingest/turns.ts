@@ -1,0 +1,112 @@
+/** Turn assembly for line-oriented sources (DOCX paragraphs, PDF text lines). */
+import type { Utterance } from './transcript.ts';
+import { DEFAULT_ROLE_NAMES, roleLine, speakerPrefix, type Role } from './speakers.ts';
+
+export interface SourceLine {
+  text: string;
+  /** True when the line begins a paragraph (every DOCX paragraph; a PDF line after a gap or a short line). */
+  paragraphStart: boolean;
+  page?: number;
+  /** A format-specific turn header ("Dana Reyes  0:03") already recognised by the caller. */
+  header?: { speaker: string; start?: number };
+}
+
+interface Draft {
+  speaker: string | null;
+  parts: string[];
+  start?: number;
+  page?: number;
+}
+
+/**
+ * Group lines into speaker turns. A turn starts at a header line, a "Q:"/"A:" line or a "Name: text"
+ * line, and continues (across paragraphs and pages) until the next one. Lines before any speaker are
+ * speakerless paragraphs. "Name:" prefixes are trusted when the label recurs, or when it starts a
+ * paragraph in a document that marks turns no other way; this keeps a wrapped PDF line or a Q/A
+ * answer reading "Remote Work: ..." from becoming a speaker. "Q"/"A" become "Interviewer"/"Respondent" unless front matter
+ * such as "Interviewer: Dana Reyes" names them.
+ */
+export function assembleTurns(lines: readonly SourceLine[]): Utterance[] {
+  const prefixes = lines.map((line) => (line.header ? null : speakerPrefix(line.text)));
+  const counts = new Map<string, number>();
+  let firstQa = -1;
+  let hasHeaders = false;
+  prefixes.forEach((prefix, i) => {
+    if (lines[i]?.header) hasHeaders = true;
+    if (!prefix) return;
+    if (prefix.role) {
+      if (firstQa < 0) firstQa = i;
+    } else {
+      const key = prefix.speaker.toLowerCase();
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  });
+
+  const roleNames: Record<Role, string> = { ...DEFAULT_ROLE_NAMES };
+  const frontMatter = new Set<number>();
+  for (let i = 0; i < firstQa; i++) {
+    const named = roleLine(lines[i]?.text ?? '');
+    if (named) {
+      roleNames[named.role] = named.name;
+      frontMatter.add(i);
+    }
+  }
+  // In documents whose turns are marked otherwise (timed headers, Q/A), a one-off "Label:" paragraph
+  // is more likely a phrase ("Remote Work: ...") than a speaker.
+  const otherConvention = hasHeaders || firstQa >= 0;
+
+  const drafts: Draft[] = [];
+  let current: Draft | null = null;
+  const open = (speaker: string | null, page: number | undefined, start?: number): Draft => {
+    const last = drafts.at(-1);
+    if (speaker !== null && last && last.speaker === speaker) return last; // same speaker again: one turn
+    const draft: Draft = { speaker, parts: [] };
+    if (page !== undefined) draft.page = page;
+    if (start !== undefined) draft.start = start;
+    drafts.push(draft);
+    return draft;
+  };
+
+  for (const [i, line] of lines.entries()) {
+    if (frontMatter.has(i)) continue;
+    const prefix = prefixes[i];
+    let text = line.text;
+    if (line.header) {
+      current = open(line.header.speaker, line.page, line.header.start);
+    } else if (prefix?.role) {
+      current = open(roleNames[prefix.role], line.page);
+      text = prefix.rest;
+    } else if (
+      prefix &&
+      ((counts.get(prefix.speaker.toLowerCase()) ?? 0) >= 2 || (line.paragraphStart && !otherConvention))
+    ) {
+      current = open(prefix.speaker, line.page);
+      text = prefix.rest;
+    } else if (!current || (current.speaker === null && line.paragraphStart)) {
+      current = open(null, line.page);
+    }
+    if (text.trim()) current.parts.push(text.trim());
+  }
+
+  const out: Utterance[] = [];
+  for (const draft of drafts) {
+    const text = joinLines(draft.parts);
+    if (!text) continue;
+    const utterance: Utterance = { speaker: draft.speaker, text };
+    if (draft.start !== undefined) utterance.start = draft.start;
+    if (draft.page !== undefined) utterance.page = draft.page;
+    out.push(utterance);
+  }
+  return out;
+}
+
+/** Join wrapped lines with spaces, except after a line-end hyphen inside a word ("self-" + "employed"). */
+export function joinLines(parts: readonly string[]): string {
+  let text = '';
+  for (const part of parts) {
+    if (!text) text = part;
+    else if (/\p{L}-$/u.test(text) && /^\p{Ll}/u.test(part)) text += part;
+    else text += ' ' + part;
+  }
+  return text;
+}

@@ -1,0 +1,102 @@
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { parseTranscript } from '../ingest/index.ts';
+import { IngestError } from '../ingest/transcript.ts';
+import { buildMemoryBank } from '../memory/build.ts';
+import { iso, type Runtime } from '../domain/runtime.ts';
+import type { BlobStore } from '../store/blobs/blob-store.ts';
+import type { Store } from '../store/store.ts';
+import type { JobHandler } from './worker.ts';
+
+const Payload = z.object({ snapshotId: z.string() });
+
+/**
+ * Turns an uploaded transcript into the snapshot's memory bank. Idempotent: a redelivered job
+ * replaces the memories it wrote before, and a completed or deleted snapshot is left alone.
+ * A problem with the file itself ends the snapshot `failed`; anything else is thrown for a retry.
+ */
+export class ProcessSnapshotJob implements JobHandler {
+  constructor(
+    private readonly store: Store,
+    private readonly blobs: BlobStore,
+    private readonly rt: Runtime,
+    private readonly log: Logger,
+  ) {}
+
+  async run(payload: unknown): Promise<void> {
+    const { snapshotId } = Payload.parse(payload);
+    const { snapshots, artifacts, minds } = this.store.repos;
+    const snap = await snapshots.byId(snapshotId);
+    if (!snap || snap.status === 'completed' || snap.status === 'failed') return;
+    await snapshots.update(snap.id, { status: 'processing', started_at: snap.started_at ?? iso(this.rt.now()) });
+
+    const artifact = await artifacts.byId(snap.artifact_id);
+    const mind = await minds.byId(snap.account_id, snap.mind_id);
+    if (!artifact || !mind) return; // deleted while queued
+    const bytes = await this.blobs.get(artifact.blob_key);
+
+    const t0 = performance.now();
+    let bank;
+    let format;
+    try {
+      const transcript = await parseTranscript(bytes);
+      format = transcript.format;
+      bank = buildMemoryBank({ utterances: transcript.utterances, mindName: mind.name, speaker: snap.speaker });
+      if (bank.memories.length === 0) {
+        throw new IngestError('empty_transcript', 'No words of the person were found in the transcript.');
+      }
+    } catch (err) {
+      if (err instanceof IngestError) {
+        await this.fail(snap.id, err.code, err.message);
+        return;
+      }
+      throw err;
+    }
+
+    const rows = bank.memories.map((m) => ({
+      snapshot_id: snap.id,
+      mind_id: snap.mind_id,
+      seq: m.seq,
+      speaker: m.speaker,
+      text: m.text,
+      start_s: m.start,
+      end_s: m.end,
+      page: m.page,
+      question: m.question,
+    }));
+    await this.store.transaction(async ({ repos }) => {
+      if (!(await repos.snapshots.byId(snap.id))) return;
+      await repos.snapshots.replaceMemories(snap.id, rows);
+      await repos.snapshots.update(snap.id, {
+        status: 'completed',
+        completed_at: iso(this.rt.now()),
+        file_kind: format ?? null,
+        person: bank.person,
+        memory_count: rows.length,
+        error_code: null,
+        error_message: null,
+      });
+    });
+    this.log.info(
+      { snapshotId: snap.id, format, memories: rows.length, ms: Math.round(performance.now() - t0) },
+      'snapshot completed',
+    );
+  }
+
+  async exhausted(payload: unknown, error: string): Promise<void> {
+    const { snapshotId } = Payload.parse(payload);
+    const snap = await this.store.repos.snapshots.byId(snapshotId);
+    if (!snap || snap.status === 'completed' || snap.status === 'failed') return;
+    await this.fail(snapshotId, 'processing_failed', `Processing failed after every retry: ${error}`);
+  }
+
+  async fail(snapshotId: string, code: string, message: string): Promise<void> {
+    await this.store.repos.snapshots.update(snapshotId, {
+      status: 'failed',
+      completed_at: iso(this.rt.now()),
+      error_code: code,
+      error_message: message,
+    });
+    this.log.info({ snapshotId, code }, 'snapshot failed');
+  }
+}

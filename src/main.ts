@@ -1,0 +1,57 @@
+import { buildApp } from './http/app.ts';
+import { compose } from './composition.ts';
+import { loadConfig } from './config.ts';
+
+/** Composition root entry: the API (with an in-process worker by default), or `--worker-only`. */
+async function main(): Promise<void> {
+  const workerOnly = process.argv.includes('--worker-only');
+  const config = loadConfig();
+  const ctx = await compose(config);
+  const worker = workerOnly || config.runWorker ? ctx.createWorker() : null;
+  let ready = false;
+
+  const app = workerOnly
+    ? null
+    : await buildApp(ctx.services, {
+        publicUrl: config.publicUrl,
+        maxDirectFileBytes: config.maxDirectFileBytes,
+        maxUploadBytes: config.maxUploadBytes,
+        maxWebhookBytes: config.maxWebhookBytes,
+        logLevel: config.logLevel,
+        onSnapshotEnqueued: () => worker?.poke(),
+        isReady: () => ready,
+      });
+
+  if (app) {
+    const owner = await ctx.services.accounts.ensureOwner();
+    if (owner) {
+      // Printed once, on purpose, outside the structured log.
+      process.stdout.write(
+        `\nCreated the owner account ${owner.accountId}.\nIts API key (shown only now, store it safely):\n\n  ${owner.apiKey}\n\n`,
+      );
+    }
+    await app.listen({ port: config.port, host: config.host });
+  }
+  worker?.start();
+  ready = true;
+  ctx.log.info({ api: Boolean(app), worker: Boolean(worker), dataDir: config.dataDir }, 'mind simulation service started');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    ctx.log.info({ signal }, 'shutting down');
+    ready = false;
+    await app?.close();
+    await worker?.stop();
+    await ctx.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,240 @@
+/**
+ * Retrieval over memories: a compact two-field BM25 (memory text + the question it answered)
+ * on an inverted index of wink-nlp stems, stop words removed.
+ *
+ * Why not wink-bm25-text-search: it refuses fewer than 3 documents (a mind may have 1–2 memories),
+ * keys documents by string in plain objects, sorts every candidate per query and leaves tie order
+ * to chance. This index keeps postings in typed arrays (CSR layout), touches only the postings of
+ * the query's terms, selects top-k without a full sort and breaks ties by (snapshotId, seq).
+ *
+ * Score meaning (`search` results): raw BM25 divided by the score of an "ideal" memory — one whose
+ * text, at average length, contains once each of the query's M most informative (highest-IDF)
+ * distinct terms, M = min(n, ceil(√n) + 1) for n query terms (all of a short query, ~5 of a
+ * 12-term scenario: one sentence cannot echo a whole paragraph) — clamped to [0, 1].
+ * So 1 ≈ the memory covers the heart of the query, 0.5 ≈ half of it (or all of it but only in
+ * common words); question-field matches add up to QUESTION_WEIGHT on top. Query terms the person
+ * never used have the highest IDF, so an off-topic query scores low even on a chance match.
+ */
+import type { StoredMemory } from './types.ts';
+import { terms, topicTerms } from './sentences.ts';
+
+const K1 = 1.2;
+const B = 0.75;
+/** Weight of the question field relative to the memory's own text. */
+export const QUESTION_WEIGHT = 0.4;
+/** Query terms beyond this many are scored but not reported in `terms`. */
+const MAX_TRACKED_TERMS = 32;
+
+export interface SearchHit {
+  memory: StoredMemory;
+  /** Normalised strength in [0, 1]; see the module comment. */
+  score: number;
+  /** Distinct query terms (stems) found in the memory's text or question. */
+  terms: string[];
+}
+
+/** A distinct query term (see `MemoryIndex.analyze`). */
+export interface QueryTerm {
+  term: string;
+  /** IDF in the memories' text (highest for a term the person never used). */
+  weight: number;
+  /** The person used it at least once. */
+  known: boolean;
+  /** It is a noun or proper noun of the query (what the query is about). */
+  topic: boolean;
+}
+
+/** One field's postings in CSR form: term t's postings are [offsets[t], offsets[t+1]). */
+interface Field {
+  offsets: Int32Array;
+  docs: Int32Array;
+  tfs: Uint16Array;
+  lengths: Uint32Array;
+  avgLength: number;
+}
+
+/** Growable (term, doc, tf) triples, turned into a Field by a counting sort on term. */
+class PostingBuilder {
+  readonly termIds: number[] = [];
+  readonly docIds: number[] = [];
+  readonly tfs: number[] = [];
+
+  /** Record the terms (ids) of one doc; returns its length in terms. */
+  add(doc: number, ids: readonly number[]): number {
+    const sorted = [...ids].sort((a, b) => a - b);
+    for (let i = 0; i < sorted.length; ) {
+      let j = i;
+      while (j < sorted.length && sorted[j] === sorted[i]) j++;
+      this.termIds.push(sorted[i] ?? 0);
+      this.docIds.push(doc);
+      this.tfs.push(Math.min(j - i, 65535));
+      i = j;
+    }
+    return ids.length;
+  }
+
+  finish(vocabSize: number, lengths: Uint32Array): Field {
+    const offsets = new Int32Array(vocabSize + 1);
+    for (const t of this.termIds) offsets[t + 1] = (offsets[t + 1] ?? 0) + 1;
+    for (let t = 0; t < vocabSize; t++) offsets[t + 1] = (offsets[t + 1] ?? 0) + (offsets[t] ?? 0);
+    const cursor = offsets.slice(0, vocabSize);
+    const docs = new Int32Array(this.termIds.length);
+    const tfs = new Uint16Array(this.termIds.length);
+    this.termIds.forEach((t, i) => {
+      const at = cursor[t] ?? 0;
+      docs[at] = this.docIds[i] ?? 0; // docs were added in order, so each posting list is sorted
+      tfs[at] = this.tfs[i] ?? 0;
+      cursor[t] = at + 1;
+    });
+    const total = lengths.reduce((sum, n) => sum + n, 0);
+    return { offsets, docs, tfs, lengths, avgLength: lengths.length ? Math.max(1, total / lengths.length) : 1 };
+  }
+}
+
+function compareMemories(a: StoredMemory, b: StoredMemory): number {
+  if (a.snapshotId !== b.snapshotId) return a.snapshotId < b.snapshotId ? -1 : 1;
+  return a.seq - b.seq;
+}
+
+function idf(df: number, n: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/** Score of the ideal memory (see the module comment): the sum of the M largest term IDFs. */
+function idealScore(idfs: readonly number[]): number {
+  const m = Math.min(idfs.length, Math.ceil(Math.sqrt(idfs.length)) + 1);
+  return [...idfs]
+    .sort((a, b) => b - a)
+    .slice(0, m)
+    .reduce((sum, w) => sum + w, 0);
+}
+
+export class MemoryIndex {
+  /** Reused score/mask buffers (search is synchronous, so never shared by two searches at once). */
+  private readonly scores: Float64Array;
+  private readonly masks: Uint32Array;
+
+  private constructor(
+    private readonly docs: readonly StoredMemory[],
+    private readonly vocab: ReadonlyMap<string, number>,
+    private readonly text: Field,
+    private readonly question: Field,
+  ) {
+    this.scores = new Float64Array(docs.length);
+    this.masks = new Uint32Array(docs.length);
+  }
+
+  /** Index memories (any order; ties later resolve by snapshotId, then seq). */
+  static build(memories: readonly StoredMemory[]): MemoryIndex {
+    const docs = [...memories].sort(compareMemories);
+    const vocab = new Map<string, number>();
+    const idsOf = (tokens: readonly string[]): number[] =>
+      tokens.map((t) => {
+        let id = vocab.get(t);
+        if (id === undefined) vocab.set(t, (id = vocab.size));
+        return id;
+      });
+    const questionCache = new Map<string, number[]>(); // one answer's sentences share their question
+    const text = new PostingBuilder();
+    const question = new PostingBuilder();
+    const textLengths = new Uint32Array(docs.length);
+    const questionLengths = new Uint32Array(docs.length);
+    docs.forEach((m, doc) => {
+      textLengths[doc] = text.add(doc, idsOf(terms(m.text)));
+      if (!m.question) return;
+      let ids = questionCache.get(m.question);
+      if (ids === undefined) questionCache.set(m.question, (ids = idsOf(terms(m.question))));
+      questionLengths[doc] = question.add(doc, ids);
+    });
+    return new MemoryIndex(docs, vocab, text.finish(vocab.size, textLengths), question.finish(vocab.size, questionLengths));
+  }
+
+  /** Number of indexed memories. */
+  get size(): number {
+    return this.docs.length;
+  }
+
+  /**
+   * The k best memories for a query, best first; only memories sharing at least one term with
+   * the query are returned. Ties are ordered by snapshotId, then seq.
+   */
+  search(query: string, k: number): SearchHit[] {
+    const n = this.docs.length;
+    if (n === 0 || k <= 0) return [];
+    const queryTerms = this.analyze(query, false);
+    const touched: number[] = [];
+    queryTerms.forEach(({ term, weight }, qi) => {
+      const id = this.vocab.get(term);
+      if (id === undefined) return;
+      const bit = qi < MAX_TRACKED_TERMS ? 1 << qi : 0;
+      this.accumulate(this.text, id, weight, 1, bit, touched);
+      this.accumulate(this.question, id, idf(this.df(this.question, id), n), QUESTION_WEIGHT, bit, touched);
+    });
+    const ideal = idealScore(queryTerms.map((t) => t.weight));
+    const hits = this.topK(touched, k).map((doc) => this.hit(doc, ideal, queryTerms));
+    for (const doc of touched) {
+      this.scores[doc] = 0;
+      this.masks[doc] = 0;
+    }
+    return hits;
+  }
+
+  /** The query's distinct index terms, with their weight, whether the person used them, and part of speech. */
+  analyze(query: string, withTopics = true): QueryTerm[] {
+    const n = this.docs.length;
+    const topics = withTopics ? topicTerms(query) : new Set<string>();
+    return [...new Set(terms(query))].map((term) => {
+      const id = this.vocab.get(term);
+      const df = id === undefined ? 0 : this.df(this.text, id);
+      return { term, weight: idf(df, n), known: df > 0, topic: topics.has(term) };
+    });
+  }
+
+  private df(field: Field, id: number): number {
+    return (field.offsets[id + 1] ?? 0) - (field.offsets[id] ?? 0);
+  }
+
+  /** Add one term's BM25 contribution in one field to every doc in its postings. */
+  private accumulate(field: Field, id: number, weight: number, fieldWeight: number, bit: number, touched: number[]): void {
+    const end = field.offsets[id + 1] ?? 0;
+    for (let p = field.offsets[id] ?? 0; p < end; p++) {
+      const doc = field.docs[p] ?? 0;
+      const tf = field.tfs[p] ?? 0;
+      const norm = 1 - B + (B * (field.lengths[doc] ?? 0)) / field.avgLength;
+      const current = this.scores[doc] ?? 0;
+      if (current === 0) touched.push(doc); // every contribution is > 0, so 0 means untouched
+      this.scores[doc] = current + (fieldWeight * weight * tf * (K1 + 1)) / (tf + K1 * norm);
+      this.masks[doc] = (this.masks[doc] ?? 0) | bit;
+    }
+  }
+
+  /** Best k docs among `touched` (score desc, then doc order = snapshotId, seq), without a full sort. */
+  private topK(touched: readonly number[], k: number): number[] {
+    const better = (a: number, b: number): boolean => {
+      const sa = this.scores[a] ?? 0;
+      const sb = this.scores[b] ?? 0;
+      return sa !== sb ? sa > sb : a < b;
+    };
+    const top: number[] = [];
+    for (const doc of touched) {
+      const worst = top[top.length - 1];
+      if (top.length >= k && worst !== undefined && !better(doc, worst)) continue;
+      let i = Math.min(top.length, k - 1);
+      top[i] = doc;
+      while (i > 0 && better(doc, top[i - 1] ?? 0)) {
+        top[i] = top[i - 1] ?? 0;
+        top[i - 1] = doc;
+        i--;
+      }
+    }
+    return top;
+  }
+
+  private hit(doc: number, ideal: number, queryTerms: readonly QueryTerm[]): SearchHit {
+    const memory = this.docs[doc] as StoredMemory;
+    const raw = this.scores[doc] ?? 0;
+    const mask = this.masks[doc] ?? 0;
+    const matched = queryTerms.filter((_, qi) => qi < MAX_TRACKED_TERMS && (mask & (1 << qi)) !== 0).map((t) => t.term);
+    return { memory, score: ideal > 0 ? Math.min(1, raw / ideal) : 0, terms: matched };
+  }
+}

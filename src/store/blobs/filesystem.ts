@@ -1,0 +1,92 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { tooLarge } from '../../domain/errors.ts';
+import type { BlobStore } from './blob-store.ts';
+
+const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+
+/** Counts bytes and stops the stream as soon as it passes the limit. */
+class ByteLimit extends Transform {
+  bytes = 0;
+  constructor(private readonly maxBytes: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) cb(tooLarge(this.maxBytes, 'The upload'));
+    else cb(null, chunk);
+  }
+}
+
+/** Blobs as files under a root folder; written to a temp file, fsynced, then renamed into place. */
+export class FilesystemBlobStore implements BlobStore {
+  private readonly tmpDir: string;
+
+  constructor(private readonly root: string) {
+    this.tmpDir = path.join(root, '.tmp');
+    fs.mkdirSync(this.tmpDir, { recursive: true });
+  }
+
+  private pathOf(key: string): string {
+    if (!KEY.test(key) || key.includes('..')) throw new Error(`Invalid blob key: ${key}`);
+    return path.join(this.root, key);
+  }
+
+  async putStream(key: string, body: Readable, opts: { maxBytes: number }): Promise<{ size: number }> {
+    const target = this.pathOf(key);
+    const tmp = path.join(this.tmpDir, `${crypto.randomUUID()}.part`);
+    const limit = new ByteLimit(opts.maxBytes);
+    try {
+      const out = fs.createWriteStream(tmp, { flags: 'wx' });
+      await pipeline(body, limit, out);
+      await this.publish(tmp, target);
+      return { size: limit.bytes };
+    } catch (err) {
+      await fsp.rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  async putBuffer(key: string, bytes: Buffer): Promise<void> {
+    const target = this.pathOf(key);
+    const tmp = path.join(this.tmpDir, `${crypto.randomUUID()}.part`);
+    try {
+      await fsp.writeFile(tmp, bytes, { flag: 'wx' });
+      await this.publish(tmp, target);
+    } catch (err) {
+      await fsp.rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  private async publish(tmp: string, target: string): Promise<void> {
+    const fh = await fsp.open(tmp, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.rename(tmp, target);
+  }
+
+  async get(key: string): Promise<Buffer> {
+    return fsp.readFile(this.pathOf(key));
+  }
+
+  async size(key: string): Promise<number | null> {
+    try {
+      return (await fsp.stat(this.pathOf(key))).size;
+    } catch {
+      return null;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await fsp.rm(this.pathOf(key), { force: true });
+  }
+}

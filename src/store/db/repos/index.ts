@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+import { AccountsRepo, ApiKeysRepo } from './accounts.ts';
+import { ArtifactsRepo } from './artifacts.ts';
+import { MindsRepo } from './minds.ts';
+import { SettingsRepo } from './settings.ts';
+import { SnapshotsRepo } from './snapshots.ts';
+import { WebhooksRepo } from './webhooks.ts';
+
+/** Every repository, bound to one connection or transaction. */
+export interface Repos {
+  accounts: AccountsRepo;
+  apiKeys: ApiKeysRepo;
+  minds: MindsRepo;
+  artifacts: ArtifactsRepo;
+  snapshots: SnapshotsRepo;
+  webhooks: WebhooksRepo;
+  settings: SettingsRepo;
+}
+
+export function makeRepos(db: Kysely<Database>): Repos {
+  return {
+    accounts: new AccountsRepo(db),
+    apiKeys: new ApiKeysRepo(db),
+    minds: new MindsRepo(db),
+    artifacts: new ArtifactsRepo(db),
+    snapshots: new SnapshotsRepo(db),
+    webhooks: new WebhooksRepo(db),
+    settings: new SettingsRepo(db),
+  };
+}

@@ -1,0 +1,139 @@
+import type { Generated } from 'kysely';
+
+/** Table shapes as Kysely sees them. Timestamps are ISO 8601 UTC strings (sortable as text). */
+export interface AccountsTable {
+  id: string;
+  email: string;
+  tier: 'standard' | 'pro';
+  password_hash: string | null;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  name: string | null;
+  prefix: string;
+  key_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface MindsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DigitalTwinsTable {
+  id: string;
+  mind_id: string;
+  account_id: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ArtifactState = 'awaiting_upload' | 'uploading' | 'uploaded';
+
+export interface ArtifactsTable {
+  id: string;
+  mind_id: string;
+  account_id: string;
+  file_name: string;
+  content_type: string | null;
+  state: ArtifactState;
+  size_bytes: number | null;
+  blob_key: string;
+  upload_expires_at: string | null;
+  uploaded_at: string | null;
+  created_at: string;
+}
+
+export type SnapshotState = 'pending' | 'processing' | 'completed' | 'failed';
+
+export interface SnapshotsTable {
+  id: string;
+  mind_id: string;
+  account_id: string;
+  artifact_id: string;
+  digital_twin_id: string | null;
+  speaker: string | null;
+  status: SnapshotState;
+  error_code: string | null;
+  error_message: string | null;
+  file_kind: string | null;
+  person: string | null;
+  memory_count: number | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+export interface MemoriesTable {
+  id: Generated<number>;
+  snapshot_id: string;
+  mind_id: string;
+  seq: number;
+  speaker: string | null;
+  text: string;
+  start_s: number | null;
+  end_s: number | null;
+  page: number | null;
+  question: string | null;
+}
+
+export type JobState = 'queued' | 'running' | 'done' | 'failed';
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  payload: string;
+  state: JobState;
+  run_at: string;
+  attempts: number;
+  max_attempts: number;
+  lease_until: string | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookCredentialsTable {
+  id: string;
+  account_id: string;
+  username: string;
+  password_hash: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface WebhookEventsTable {
+  id: string;
+  account_id: string;
+  received_at: string;
+  payload: string;
+}
+
+export interface ServiceSettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  minds: MindsTable;
+  digital_twins: DigitalTwinsTable;
+  artifacts: ArtifactsTable;
+  snapshots: SnapshotsTable;
+  memories: MemoriesTable;
+  jobs: JobsTable;
+  webhook_credentials: WebhookCredentialsTable;
+  webhook_events: WebhookEventsTable;
+  service_settings: ServiceSettingsTable;
+}

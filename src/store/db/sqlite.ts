@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect, type SqliteDatabase as SqliteDialectDatabase } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import { migrationProvider } from './migrations/index.ts';
+import type { Database } from './schema.ts';
+
+/** Opens (creating if needed) the embedded SQLite database in WAL mode and applies migrations. */
+export async function openSqlite(dataDir: string): Promise<Kysely<Database>> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const sqlite = new SqliteDatabase(path.join(dataDir, 'mindsim.sqlite'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  await migrate(db);
+  return db;
+}
+
+/**
+ * Kysely's SQLite driver prepares every query anew; preparing costs more than running a small
+ * query, so reuse prepared statements by SQL text. Safe because Kysely runs one query at a time
+ * on the connection.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectDatabase {
+  const statements = new LRUCache<string, SqliteDatabase.Statement>({ max: 500 });
+  return {
+    close: () => sqlite.close(),
+    prepare: (sql: string) => {
+      let stmt = statements.get(sql);
+      if (!stmt) {
+        stmt = sqlite.prepare(sql);
+        statements.set(sql, stmt);
+      }
+      return stmt;
+    },
+  };
+}
+
+export async function migrate(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+  }
+}

@@ -1,0 +1,126 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Runtime } from '../../domain/runtime.ts';
+import type { Database, JobsTable } from '../db/schema.ts';
+import type { ClaimedJob, EnqueueOptions, JobQueue } from './job-queue.ts';
+
+const toClaimed = (r: Selectable<JobsTable>): ClaimedJob => ({
+  id: r.id,
+  kind: r.kind,
+  payload: JSON.parse(r.payload) as unknown,
+  attempts: r.attempts,
+  maxAttempts: r.max_attempts,
+});
+
+/**
+ * The queue as a table in the service's own database, so a job is enqueued in the same
+ * transaction as the row it works on. Claims are leases: an expired lease makes the job
+ * claimable again (at-least-once), and attempts are bounded.
+ */
+export class DbJobQueue implements JobQueue {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly rt: Runtime,
+    private readonly defaultMaxAttempts: number,
+  ) {}
+
+  private at(offsetMs = 0): string {
+    return new Date(this.rt.now().getTime() + offsetMs).toISOString();
+  }
+
+  async enqueue(kind: string, payload: unknown, opts: EnqueueOptions = {}): Promise<string> {
+    const id = this.rt.newId();
+    const now = this.at();
+    await this.db
+      .insertInto('jobs')
+      .values({
+        id,
+        kind,
+        payload: JSON.stringify(payload),
+        state: 'queued',
+        run_at: this.at(opts.delayMs ?? 0),
+        attempts: 0,
+        max_attempts: opts.maxAttempts ?? this.defaultMaxAttempts,
+        lease_until: null,
+        locked_by: null,
+        last_error: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    return id;
+  }
+
+  async claim(workerId: string, leaseMs: number): Promise<ClaimedJob | null> {
+    const now = this.at();
+    const next = this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('state', '=', 'queued'), eb('run_at', '<=', now)]),
+          eb.and([eb('state', '=', 'running'), eb('lease_until', '<', now), eb('attempts', '<', eb.ref('max_attempts'))]),
+        ]),
+      )
+      .orderBy('run_at')
+      .limit(1);
+    const row = await this.db
+      .updateTable('jobs')
+      .set({
+        state: 'running',
+        attempts: sql`attempts + 1`,
+        lease_until: this.at(leaseMs),
+        locked_by: workerId,
+        updated_at: now,
+      })
+      .where('id', '=', (eb) => eb.selectFrom(next.as('n')).select('n.id'))
+      .returningAll()
+      .executeTakeFirst();
+    return row ? toClaimed(row) : null;
+  }
+
+  async extend(jobId: string, workerId: string, leaseMs: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('jobs')
+      .set({ lease_until: this.at(leaseMs), updated_at: this.at() })
+      .where('id', '=', jobId)
+      .where('locked_by', '=', workerId)
+      .where('state', '=', 'running')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  private async finish(jobId: string, workerId: string, set: Partial<Selectable<JobsTable>>): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ ...set, lease_until: null, updated_at: this.at() })
+      .where('id', '=', jobId)
+      .where('locked_by', '=', workerId)
+      .where('state', '=', 'running')
+      .execute();
+  }
+
+  complete(jobId: string, workerId: string): Promise<void> {
+    return this.finish(jobId, workerId, { state: 'done' });
+  }
+
+  retry(jobId: string, workerId: string, error: string, delayMs: number): Promise<void> {
+    return this.finish(jobId, workerId, { state: 'queued', run_at: this.at(delayMs), last_error: error });
+  }
+
+  fail(jobId: string, workerId: string, error: string): Promise<void> {
+    return this.finish(jobId, workerId, { state: 'failed', last_error: error });
+  }
+
+  async reapExhausted(): Promise<ClaimedJob[]> {
+    const now = this.at();
+    const rows = await this.db
+      .updateTable('jobs')
+      .set({ state: 'failed', lease_until: null, updated_at: now, last_error: 'The worker stopped during every attempt.' })
+      .where('state', '=', 'running')
+      .where('lease_until', '<', now)
+      .where((eb) => eb('attempts', '>=', eb.ref('max_attempts')))
+      .returningAll()
+      .execute();
+    return rows.map(toClaimed);
+  }
+}

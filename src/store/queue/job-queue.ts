@@ -1,0 +1,26 @@
+/** A durable job queue with leases: a claimed job whose worker dies is handed out again. */
+export interface ClaimedJob {
+  id: string;
+  kind: string;
+  payload: unknown;
+  attempts: number;
+  maxAttempts: number;
+}
+
+export interface EnqueueOptions {
+  maxAttempts?: number;
+  delayMs?: number;
+}
+
+export interface JobQueue {
+  enqueue(kind: string, payload: unknown, opts?: EnqueueOptions): Promise<string>;
+  /** Claims the next runnable job for leaseMs, or null. */
+  claim(workerId: string, leaseMs: number): Promise<ClaimedJob | null>;
+  /** Extends the lease; false when the job is no longer this worker's. */
+  extend(jobId: string, workerId: string, leaseMs: number): Promise<boolean>;
+  complete(jobId: string, workerId: string): Promise<void>;
+  retry(jobId: string, workerId: string, error: string, delayMs: number): Promise<void>;
+  fail(jobId: string, workerId: string, error: string): Promise<void>;
+  /** Ends jobs whose lease expired on their last attempt, and returns them so their owners can be told. */
+  reapExhausted(): Promise<ClaimedJob[]>;
+}

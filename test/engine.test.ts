@@ -1,0 +1,173 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Utterance } from '../src/ingest/transcript.ts';
+import type { StoredMemory } from '../src/memory/types.ts';
+import type { Engine, SimulationInput } from '../src/engines/types.ts';
+import { buildMemoryBank } from '../src/memory/build.ts';
+import { GroundedEngine, UNKNOWN_SAYING } from '../src/engines/grounded.ts';
+import { DEFAULT_MODEL, EngineRegistry, MODEL_NAMES } from '../src/engines/registry.ts';
+
+const interview: Utterance[] = [
+  { speaker: 'Interviewer', text: 'Thanks for coming in. How do you approach testing your code?', start: 1, end: 5 },
+  {
+    speaker: 'Dana Whitfield',
+    text:
+      'I always write the tests before I write the code. Shipping without tests makes me nervous, because bugs ' +
+      'reach customers and then the whole team loses a weekend fixing them.',
+    start: 5,
+    end: 20,
+  },
+  { speaker: 'Interviewer', text: 'What happens when a deadline is close and the team wants to skip the tests?', start: 20, end: 25 },
+  {
+    speaker: 'Dana Whitfield',
+    text:
+      'I push back on skipping tests, even under deadline pressure. I would rather cut scope and ship a smaller ' +
+      'release than ship untested code.',
+    start: 25,
+    end: 40,
+  },
+  { speaker: 'Interviewer', text: 'Mm-hmm. And how do you feel about meetings?', start: 40, end: 43 },
+  {
+    speaker: 'Dana Whitfield',
+    text: 'Honestly, long meetings drain me. I usually decline meetings that have no agenda.',
+    start: 43,
+    end: 50,
+  },
+  { speaker: 'Interviewer', text: 'What do you do outside of work?', start: 50, end: 52 },
+  {
+    speaker: 'Dana Whitfield',
+    text: 'I love hiking in the mountains with my kids. It is the best way for me to recharge after a hard week.',
+    start: 52,
+    end: 60,
+  },
+  { speaker: 'Interviewer', text: 'Is mentoring junior developers part of your job? It sounds like you enjoy it.', start: 60, end: 64 },
+  {
+    speaker: 'Dana Whitfield',
+    text: 'Mentoring is the part of the job I enjoy most. I pair with junior developers every week on real tickets.',
+    start: 64,
+    end: 72,
+  },
+];
+
+const bank = buildMemoryBank({ utterances: interview, mindName: 'Dana Whitfield' });
+const memories: StoredMemory[] = bank.memories.map((m) => ({ ...m, snapshotId: 'snap-1' }));
+const personTexts = new Set(memories.map((m) => m.text));
+const interviewerText = interview
+  .filter((u) => u.speaker === 'Interviewer')
+  .map((u) => u.text)
+  .join(' ');
+
+function input(scenario: string): SimulationInput {
+  return { mindName: 'Dana Whitfield', memoryKey: 'snap-1', memories, scenario };
+}
+
+const relevantScenario = 'Your team wants to skip the tests to ship the release before the deadline. What do you do?';
+const offTopicScenario = 'What is your favourite recipe for chocolate cake?';
+
+test('a relevant scenario retrieves the right statements, with more confidence than an off-topic one', async () => {
+  const engine = new GroundedEngine();
+  const relevant = await engine.simulate(input(relevantScenario));
+  const offTopic = await engine.simulate(input(offTopicScenario));
+  const texts = relevant.evidence.map((e) => e.text);
+  assert.ok(texts.includes('I push back on skipping tests, even under deadline pressure.'), texts.join(' | '));
+  assert.ok(relevant.confidence > offTopic.confidence);
+  assert.ok(relevant.confidence >= 0.3, String(relevant.confidence));
+  assert.match(relevant.analysis.saying, /skipping tests/);
+  assert.ok(relevant.message.includes(relevant.analysis.saying));
+  for (const part of Object.values(relevant.analysis)) assert.ok(part.length > 0);
+});
+
+test('an off-topic scenario gets an honest, low-confidence answer', async () => {
+  const result = await new GroundedEngine().simulate(input(offTopicScenario));
+  assert.ok(result.confidence < 0.2);
+  assert.equal(result.analysis.saying, UNKNOWN_SAYING);
+  assert.equal(result.message, UNKNOWN_SAYING);
+  assert.match(result.analysis.acting, /No stated behaviour/);
+  assert.deepEqual(result.evidence, []);
+  // A chance match on one word ("team") does not make a football question answerable.
+  const football = await new GroundedEngine().simulate(input('Which football team do you support?'));
+  assert.equal(football.analysis.saying, UNKNOWN_SAYING);
+  assert.ok(football.confidence < 0.2);
+});
+
+test('indexes are cached per memoryKey: another mind gets its own answers', async () => {
+  const engine = new GroundedEngine({ cacheSize: 1 });
+  const other: StoredMemory[] = [
+    { seq: 0, text: 'I always bake bread on Sunday mornings.', question: null, speaker: null, start: null, end: null, page: null, snapshotId: 'snap-2' },
+  ];
+  const scenario = 'It is Sunday morning. What do you bake?';
+  const baker = await engine.simulate({ mindName: 'Baker', memoryKey: 'snap-2', memories: other, scenario });
+  assert.deepEqual(baker.evidence.map((e) => e.text), ['I always bake bread on Sunday mornings.']);
+  assert.match(baker.analysis.acting, /I always bake bread/);
+  const dana = await engine.simulate(input(scenario));
+  assert.equal(dana.analysis.saying, UNKNOWN_SAYING);
+  assert.deepEqual(await engine.simulate({ mindName: 'Baker', memoryKey: 'snap-2', memories: other, scenario }), baker);
+});
+
+test('same input, same output (fresh engine or cached index)', async () => {
+  const a = new GroundedEngine();
+  const first = await a.simulate(input(relevantScenario));
+  assert.deepEqual(await a.simulate(input(relevantScenario)), first);
+  assert.deepEqual(await new GroundedEngine().simulate(input(relevantScenario)), first);
+  const shuffled = { ...input(relevantScenario), memoryKey: 'other', memories: [...memories].reverse() };
+  assert.deepEqual(await a.simulate(shuffled), first);
+});
+
+test("evidence is only the person's own words, with source positions", async () => {
+  const engine = new GroundedEngine();
+  for (const scenario of [relevantScenario, 'How do you feel about a meeting with no agenda?', 'Would you mentor a junior developer?']) {
+    const result = await engine.simulate(input(scenario));
+    assert.ok(result.evidence.length > 0, scenario);
+    for (const e of result.evidence) {
+      assert.ok(personTexts.has(e.text), e.text);
+      assert.ok(!interviewerText.includes(e.text));
+      assert.equal(e.speaker, 'Dana Whitfield');
+      assert.equal(e.snapshotId, 'snap-1');
+      assert.equal(typeof e.start, 'number');
+      assert.ok(!('page' in e)); // null positions are omitted
+      assert.ok(e.score > 0 && e.score <= 1);
+    }
+  }
+});
+
+test('saying is in the first person and quotes the person, not the interviewer', async () => {
+  const result = await new GroundedEngine().simulate(input('Would you mentor a junior developer?'));
+  assert.match(result.analysis.saying, /\b(I|my|me)\b/);
+  assert.match(result.analysis.saying, /Mentoring is the part of the job I enjoy most\./);
+  assert.ok(!result.analysis.saying.includes('It sounds like you enjoy it'));
+});
+
+test('acting picks stated habits ("I always …", "I usually …")', async () => {
+  const engine = new GroundedEngine();
+  const testing = await engine.simulate(input('A colleague hands you code to ship and the tests are not written yet.'));
+  assert.match(testing.analysis.acting, /I always write the tests before I write the code/);
+  const meetings = await engine.simulate(input('You are invited to a two-hour meeting with no agenda.'));
+  assert.match(meetings.analysis.acting, /I usually decline meetings that have no agenda/);
+  assert.match(meetings.analysis.feeling, /^(Uneasy|Mixed|Fairly neutral|Mostly positive)/);
+});
+
+test('registry: pro is the default, falls back to the grounded engine without an LLM', () => {
+  const grounded: Engine = new GroundedEngine();
+  const llm: Engine = { simulate: () => Promise.reject(new Error('not used')) };
+  const offline = new EngineRegistry({ grounded });
+  assert.equal(DEFAULT_MODEL, 'mind-reasoner-pro');
+  assert.deepEqual(offline.resolve(), { model: 'mind-reasoner-standard', engine: grounded });
+  assert.deepEqual(offline.resolve('mind-reasoner-pro'), { model: 'mind-reasoner-standard', engine: grounded });
+  assert.equal(offline.resolve('gpt-4'), null);
+  assert.deepEqual(
+    offline.list().map((m) => [m.id, m.engine, m.available]),
+    [
+      ['mind-reasoner-standard', 'grounded', true],
+      ['mind-reasoner-pro', 'llm', false],
+    ],
+  );
+  const online = new EngineRegistry({ grounded, llm });
+  assert.deepEqual(online.resolve('mind-reasoner-pro'), { model: 'mind-reasoner-pro', engine: llm });
+  assert.equal(online.resolve('Mind-Reasoner-Pro'), null);
+  assert.deepEqual(online.resolve('mind-reasoner-standard'), { model: 'mind-reasoner-standard', engine: grounded });
+  assert.deepEqual(
+    online.list().map((m) => m.id),
+    [...MODEL_NAMES],
+  );
+  assert.ok(online.list().every((m) => m.available));
+});

@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, it } from 'node:test';
+import { DomainError } from '../src/domain/errors.ts';
+import type { Runtime } from '../src/domain/runtime.ts';
+import { systemRuntime } from '../src/domain/runtime.ts';
+import type { BlobStore } from '../src/store/blobs/blob-store.ts';
+import { FilesystemBlobStore } from '../src/store/blobs/filesystem.ts';
+import { openSqlite } from '../src/store/db/sqlite.ts';
+import { DbJobQueue } from '../src/store/queue/db-queue.ts';
+import type { JobQueue } from '../src/store/queue/job-queue.ts';
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'mindsim-contract-'));
+
+/** The BlobStore port's contract: every adapter must pass it. */
+function blobContract(name: string, make: () => Promise<BlobStore>) {
+  describe(`BlobStore contract: ${name}`, () => {
+    it('stores a stream whole and reads it back', async () => {
+      const store = await make();
+      const bytes = Buffer.from(Array.from({ length: 300_000 }, (_, i) => i % 251));
+      const { size } = await store.putStream('artifacts/m/a1', Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]), {
+        maxBytes: 1_000_000,
+      });
+      assert.equal(size, bytes.length);
+      assert.ok((await store.get('artifacts/m/a1')).equals(bytes));
+      assert.equal(await store.size('artifacts/m/a1'), bytes.length);
+    });
+
+    it('rejects past maxBytes with too_large and leaves nothing behind', async () => {
+      const store = await make();
+      const body = Readable.from([Buffer.alloc(600), Buffer.alloc(600)]);
+      await assert.rejects(store.putStream('artifacts/m/big', body, { maxBytes: 1000 }), (e: unknown) => {
+        return e instanceof DomainError && e.kind === 'too_large';
+      });
+      assert.equal(await store.size('artifacts/m/big'), null);
+    });
+
+    it('a failed stream never publishes a partial blob', async () => {
+      const store = await make();
+      const body = new Readable({
+        read() {
+          this.push(Buffer.alloc(100));
+          this.destroy(new Error('client went away'));
+        },
+      });
+      await assert.rejects(store.putStream('artifacts/m/partial', body, { maxBytes: 1000 }));
+      assert.equal(await store.size('artifacts/m/partial'), null);
+    });
+
+    it('puts buffers, deletes idempotently, refuses keys that escape the store', async () => {
+      const store = await make();
+      await store.putBuffer('artifacts/m/b', Buffer.from('hello'));
+      assert.equal((await store.get('artifacts/m/b')).toString(), 'hello');
+      await store.delete('artifacts/m/b');
+      await store.delete('artifacts/m/b');
+      assert.equal(await store.size('artifacts/m/b'), null);
+      await assert.rejects(store.putBuffer('../outside', Buffer.from('x')));
+      await assert.rejects(store.get('/etc/passwd'));
+    });
+  });
+}
+
+blobContract('filesystem', async () => new FilesystemBlobStore(tmp()));
+
+/** A clock the test moves by hand. */
+function manualRuntime(): Runtime & { advance(ms: number): void } {
+  let now = Date.parse('2026-01-01T00:00:00.000Z');
+  return { ...systemRuntime, now: () => new Date(now), advance: (ms) => (now += ms) };
+}
+
+/** The JobQueue port's contract: every adapter must pass it. */
+function queueContract(name: string, make: (rt: Runtime) => Promise<JobQueue>) {
+  describe(`JobQueue contract: ${name}`, () => {
+    it('delivers a job once while its lease holds, in order of run time', async () => {
+      const rt = manualRuntime();
+      const q = await make(rt);
+      const a = await q.enqueue('k', { n: 1 });
+      rt.advance(1);
+      const b = await q.enqueue('k', { n: 2 });
+      const first = await q.claim('w1', 1000);
+      assert.equal(first?.id, a);
+      assert.deepEqual(first?.payload, { n: 1 });
+      assert.equal(first?.attempts, 1);
+      assert.equal((await q.claim('w2', 1000))?.id, b);
+      assert.equal(await q.claim('w3', 1000), null);
+    });
+
+    it('hands out again a job whose lease expired (at-least-once), unless it is extended', async () => {
+      const rt = manualRuntime();
+      const q = await make(rt);
+      const id = await q.enqueue('k', {}, { maxAttempts: 3 });
+      await q.claim('w1', 1000);
+      rt.advance(800);
+      assert.equal(await q.extend(id, 'w1', 1000), true);
+      rt.advance(800);
+      assert.equal(await q.claim('w2', 1000), null, 'extended lease still holds');
+      rt.advance(500);
+      const again = await q.claim('w2', 1000);
+      assert.equal(again?.id, id);
+      assert.equal(again?.attempts, 2);
+      assert.equal(await q.extend(id, 'w1', 1000), false, 'the first worker lost it');
+      await q.complete(id, 'w1'); // a stale worker cannot complete it
+      rt.advance(2000);
+      assert.equal((await q.claim('w3', 1000))?.attempts, 3);
+    });
+
+    it('retries with a delay, and ends jobs that used up their attempts', async () => {
+      const rt = manualRuntime();
+      const q = await make(rt);
+      const id = await q.enqueue('k', { x: 1 }, { maxAttempts: 2 });
+      await q.claim('w', 1000);
+      await q.retry(id, 'w', 'boom', 5000);
+      assert.equal(await q.claim('w', 1000), null);
+      rt.advance(5000);
+      const second = await q.claim('w', 1000);
+      assert.equal(second?.attempts, 2);
+      rt.advance(1001); // the worker died on its last attempt
+      assert.equal(await q.claim('w', 1000), null);
+      const reaped = await q.reapExhausted();
+      assert.deepEqual(reaped.map((j) => j.id), [id]);
+      assert.deepEqual(await q.reapExhausted(), []);
+    });
+
+    it('completed and failed jobs are never delivered again', async () => {
+      const rt = manualRuntime();
+      const q = await make(rt);
+      const a = await q.enqueue('k', {});
+      const b = await q.enqueue('k', {});
+      await q.claim('w', 1000);
+      await q.complete(a, 'w');
+      await q.claim('w', 1000);
+      await q.fail(b, 'w', 'bad');
+      rt.advance(10_000);
+      assert.equal(await q.claim('w', 1000), null);
+    });
+  });
+}
+
+queueContract('SQLite table', async (rt) => new DbJobQueue(await openSqlite(tmp()), rt, 3));

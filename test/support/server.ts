@@ -1,0 +1,185 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const run = promisify(execFile);
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestServer {
+  baseUrl: string;
+  api: string;
+  apiKey: string;
+  ownerAccountId: string;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  readonly proc: ChildProcess;
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  start(): Promise<void>;
+  admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+}
+
+/** Starts the real service (`node --import tsx src/main.ts`) on a free port with a fresh data dir. */
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsim-test-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dir,
+    PUBLIC_URL: baseUrl,
+    LOG_LEVEL: 'warn',
+    WORKER_POLL_MS: '50',
+    ...extraEnv,
+  };
+  let out = '';
+  let proc: ChildProcess | null = null;
+  const launch = async () => {
+    const p = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    proc = p;
+    p.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    p.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      if (p.exitCode !== null) throw new Error(`server exited early:\n${out}`);
+      try {
+        if ((await fetch(`${baseUrl}/healthz`)).status === 200) return;
+      } catch {
+        /* not listening yet */
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`server did not become ready:\n${out}`);
+  };
+  await launch();
+  const key = /(msk_[0-9a-f]{8}_[A-Za-z0-9_-]{43})/.exec(out)?.[1] ?? '';
+  const accountId = /owner account ([0-9a-f-]{36})/.exec(out)?.[1] ?? '';
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    const p = proc;
+    if (!p || p.exitCode !== null || p.signalCode !== null) return;
+    const exited = new Promise((r) => p.once('exit', r));
+    p.kill(signal);
+    await exited;
+  };
+  return {
+    baseUrl,
+    api: `${baseUrl}/api/public/v1`,
+    apiKey: key,
+    ownerAccountId: accountId,
+    dataDir: dir,
+    env,
+    get proc() {
+      if (!proc) throw new Error('not started');
+      return proc;
+    },
+    output: () => out,
+    stop,
+    start: launch,
+    admin: (...args: string[]) => runAdmin(env, ...args),
+  };
+}
+
+export async function runAdmin(env: NodeJS.ProcessEnv, ...args: string[]) {
+  try {
+    const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], { cwd: ROOT, env });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+/** A tiny client for tests: JSON in, parsed JSON out, status and headers kept. */
+export function client(api: string, key: string) {
+  const call = async (method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> => {
+    const h: Record<string, string> = { authorization: `Bearer ${key}`, ...headers };
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData || typeof body === 'string') payload = body;
+    else if (body !== undefined) {
+      payload = JSON.stringify(body);
+      h['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(`${api}${p}`, { method, headers: h, body: payload });
+    const text = await res.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = text;
+    }
+    return { status: res.status, headers: res.headers, body: json };
+  };
+  return {
+    get: (p: string) => call('GET', p),
+    post: (p: string, body?: unknown, headers?: Record<string, string>) => call('POST', p, body, headers),
+    patch: (p: string, body?: unknown) => call('PATCH', p, body),
+    del: (p: string) => call('DELETE', p),
+    call,
+  };
+}
+
+export type Client = ReturnType<typeof client>;
+
+export async function waitForSnapshot(c: Client, mindId: string, id: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await c.get(`/minds/${mindId}/snapshots/${id}/status`);
+    if (r.body?.status === 'completed' || r.body?.status === 'failed') return r.body;
+    if (Date.now() > deadline) throw new Error(`snapshot ${id} still ${r.body?.status}`);
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
+
+/** Multipart form with the transcript as `file`. */
+export function fileForm(bytes: Buffer | string, fileName: string, type = 'application/octet-stream', fields: Record<string, string> = {}) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append('file', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], { type }), fileName);
+  return form;
+}
+
+/**
+ * Sends a body with node:http and resolves on the response, even when the server answers before
+ * reading the whole body (as it does for 413): the client then sees the status, as curl does.
+ */
+export async function rawRequest(
+  url: string,
+  method: string,
+  body: Buffer,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
+  const http = await import('node:http');
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers: { 'content-length': String(body.length), ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on('error', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', (err) => setTimeout(() => reject(err), 200));
+    req.end(body);
+  });
+}
