@@ -13,6 +13,7 @@ import { longInterview, makeDocx, makePdf, teamsVtt } from '../test/support/fixt
  */
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 interface Load {
@@ -24,10 +25,37 @@ interface Load {
   non2xx: number;
 }
 
-async function load(name: string, opts: autocannon.Options): Promise<Load> {
-  await autocannon({ connections: CONNECTIONS, ...opts, duration: 2 }); // warm-up, not recorded
-  const r = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+/** Runs bench/load.ts in a child process and reads its JSON result. */
+function loadOnce(opts: autocannon.Options): Promise<Omit<Load, 'name'>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts', JSON.stringify(opts)], { cwd: ROOT });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as Omit<Load, 'name'>) : reject(new Error(`load exited ${code}`))));
+  });
+}
+
+/** Alternates the targets for ROUNDS rounds, so drift on a shared machine hits them alike; reports means. */
+async function loads(targets: Array<{ name: string; opts: autocannon.Options }>): Promise<Load[]> {
+  const runs = new Map<string, Array<Omit<Load, 'name'>>>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const t of targets) {
+      const r = await loadOnce({ connections: CONNECTIONS, duration: DURATION, ...t.opts });
+      runs.set(t.name, [...(runs.get(t.name) ?? []), r]);
+    }
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return targets.map((t) => {
+    const rs = runs.get(t.name) ?? [];
+    return {
+      name: t.name,
+      rps: mean(rs.map((r) => r.rps)),
+      p50: mean(rs.map((r) => r.p50)),
+      p99: mean(rs.map((r) => r.p99)),
+      errors: rs.reduce((a, r) => a + r.errors, 0),
+      non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
+    };
+  });
 }
 
 async function startHello(): Promise<{ url: string; stop: () => void }> {
@@ -102,19 +130,21 @@ async function main() {
     const status = (await api.get(`/minds/${mindId}/snapshots`)).body[0];
     const auth = { authorization: `Bearer ${srv.apiKey}` };
 
-    const loads: Load[] = [];
-    loads.push(await load('hello-world (bare Fastify)', { url: hello.url }));
-    loads.push(await load('GET …/snapshots/{id}/status', { url: `${srv.api}/minds/${mindId}/snapshots/${status.id}/status`, headers: auth }));
-    loads.push(
-      await load('POST /simulate', {
-        url: `${srv.api}/simulate`,
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ mindId, scenario: { message: 'Would you hire someone without a degree?' } }),
-      }),
-    );
+    const results = await loads([
+      { name: 'hello-world (bare Fastify)', opts: { url: hello.url } },
+      { name: 'GET …/snapshots/{id}/status', opts: { url: `${srv.api}/minds/${mindId}/snapshots/${status.id}/status`, headers: auth } },
+      {
+        name: 'POST /simulate',
+        opts: {
+          url: `${srv.api}/simulate`,
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ mindId, scenario: { message: 'Would you hire someone without a degree?' } }),
+        },
+      },
+    ]);
     const rss = await uploadRss(srv, api, mindId);
-    writeReport({ loads, snapshotMs, words, rss, vttBytes: vtt.length, docxBytes: docx.length, pdfBytes: pdf.length });
+    writeReport({ loads: results, snapshotMs, words, rss, vttBytes: vtt.length, docxBytes: docx.length, pdfBytes: pdf.length });
   } finally {
     hello.stop();
     await srv.stop();
@@ -137,13 +167,13 @@ function writeReport(r: {
     '# Benchmarks',
     '',
     `Run: ${new Date().toISOString()} on ${os.cpus().length} × ${cpu}, ${mb(os.totalmem())} MiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}.`,
-    `Produced by \`npm run bench\` (bench/run.ts). Service and baseline are separate processes on this machine; autocannon ${CONNECTIONS} connections × ${DURATION} s each after a 2 s warm-up, from the benchmark process. The service runs with LOG_LEVEL=warn; the baseline logs nothing.`,
+    `Produced by \`npm run bench\` (bench/run.ts). Service and baseline are separate processes on this machine; autocannon ${CONNECTIONS} connections × ${DURATION} s after a 2 s warm-up, in a process of its own; the targets alternate for ${ROUNDS} rounds and the table shows the means. The service runs with LOG_LEVEL=warn; the baseline logs nothing.`,
     '',
     '## Throughput next to a bare Fastify hello-world (same run)',
     '',
-    '| route | req/s | p50 ms | p99 ms | errors | non-2xx | vs hello-world |',
+    '| route | req/s | mean p50 ms | mean p99 ms | errors | non-2xx | vs hello-world |',
     '|---|---:|---:|---:|---:|---:|---:|',
-    ...r.loads.map((l) => `| ${l.name} | ${Math.round(l.rps)} | ${l.p50} | ${l.p99} | ${l.errors} | ${l.non2xx} | ${((l.rps / base) * 100).toFixed(0)}% |`),
+    ...r.loads.map((l) => `| ${l.name} | ${Math.round(l.rps)} | ${l.p50.toFixed(1)} | ${l.p99.toFixed(1)} | ${l.errors} | ${l.non2xx} | ${((l.rps / base) * 100).toFixed(0)}% |`),
     '',
     'Target: status at least 50% of the hello-world\'s requests/s.',
     '',

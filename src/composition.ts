@@ -13,6 +13,7 @@ import { WebhookService } from './domain/webhooks.ts';
 import { GroundedEngine } from './engines/grounded.ts';
 import { EngineRegistry } from './engines/registry.ts';
 import type { Services } from './http/services.ts';
+import { AnalysisPool } from './jobs/analysis-pool.ts';
 import { ProcessSnapshotJob } from './jobs/process-snapshot.ts';
 import { Worker } from './jobs/worker.ts';
 import { FilesystemBlobStore } from './store/blobs/filesystem.ts';
@@ -58,10 +59,17 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
     webhooks: new WebhookService(store, rt, `${config.publicUrl}/webhook`),
   };
 
-  const createWorker = () =>
-    new Worker(
+  let analysis: AnalysisPool | null = null;
+  const createWorker = () => {
+    analysis ??= new AnalysisPool({
+      threads: config.workerConcurrency,
+      timeoutMs: config.analysisTimeoutMs,
+      maxMemoryMb: config.analysisMaxMemoryMb,
+    });
+    const pool = analysis;
+    return new Worker(
       store.queue,
-      { [PROCESS_SNAPSHOT]: new ProcessSnapshotJob(store, blobs, rt, log) },
+      { [PROCESS_SNAPSHOT]: new ProcessSnapshotJob(store, blobs, rt, log, (task) => pool.analyse(task)) },
       {
         id: `${os.hostname()}:${process.pid}:${rt.newId().slice(0, 8)}`,
         leaseMs: config.jobLeaseMs,
@@ -70,6 +78,11 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
       },
       log.child({ component: 'worker' }),
     );
+  };
 
-  return { config, log, store, blobs, services, createWorker, close: () => store.destroy() };
+  const close = async () => {
+    await analysis?.close();
+    await store.destroy();
+  };
+  return { config, log, store, blobs, services, createWorker, close };
 }

@@ -21,6 +21,8 @@ const ConfigSchema = z.object({
   JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
   WORKER_POLL_MS: z.coerce.number().int().min(10).default(250),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  ANALYSIS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+  ANALYSIS_MAX_MEMORY_MB: z.coerce.number().int().min(64).default(2048),
   SIGNING_SECRET: z.string().min(32).optional(),
   STRICT_MODELS: bool.default(false),
   API_KEY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
@@ -41,6 +43,10 @@ export interface Config {
   jobMaxAttempts: number;
   workerPollMs: number;
   workerConcurrency: number;
+  /** Time limit for reading one file (parse + memory bank), in its worker thread. */
+  analysisTimeoutMs: number;
+  /** Heap limit of an analysis worker thread. */
+  analysisMaxMemoryMb: number;
   /** When unset, a secret is generated once and kept in the database. */
   signingSecret: string | undefined;
   strictModels: boolean;
@@ -71,6 +77,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobMaxAttempts: c.JOB_MAX_ATTEMPTS,
     workerPollMs: c.WORKER_POLL_MS,
     workerConcurrency: c.WORKER_CONCURRENCY,
+    analysisTimeoutMs: c.ANALYSIS_TIMEOUT_MS,
+    analysisMaxMemoryMb: c.ANALYSIS_MAX_MEMORY_MB,
     signingSecret: c.SIGNING_SECRET,
     strictModels: c.STRICT_MODELS,
     apiKeyCacheMs: c.API_KEY_CACHE_MS,

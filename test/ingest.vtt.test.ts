@@ -6,6 +6,16 @@ import { parseVtt } from '../src/ingest/vtt.ts';
 import { longInterview, monologueVtt, parenVtt, sampleInterview, teamsVtt, zoomVtt, type Turn } from './support/fixtures.ts';
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+/** Fastest of n runs, in ms (timings in a busy test run are noisy). */
+async function bestOf(n: number, run: () => Promise<unknown>): Promise<number> {
+  let best = Infinity;
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await run();
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
 const said = (us: Utterance[]) => us.map((u) => [u.speaker, u.text]);
 
 async function parse(text: string): Promise<Utterance[]> {
@@ -135,6 +145,23 @@ The ratio was 3:1 in our favour.
     ]);
   });
 
+  it('Zoom display names that are not name-shaped are trusted when they label most cues', () => {
+    const vtt = [
+      'WEBVTT', '',
+      '1', '00:00:00.000 --> 00:00:02.000', 'dana r.: Ready when you are.', '',
+      '2', '00:00:02.000 --> 00:00:04.000', 'sam_okafor: Ready.', '',
+      '3', '00:00:04.000 --> 00:00:06.000', 'dana r.: First question then.', '',
+      '4', '00:00:06.000 --> 00:00:08.000', 'sam_okafor: go on: ask.', '',
+      '5', '00:00:08.000 --> 00:00:09.000', 'and another thing: nothing.',
+    ].join('\n');
+    assert.deepEqual(said(parseVtt(vtt)), [
+      ['dana r.', 'Ready when you are.'],
+      ['sam_okafor', 'Ready.'],
+      ['dana r.', 'First question then.'],
+      ['sam_okafor', 'go on: ask. and another thing: nothing.'],
+    ]);
+  });
+
   it('"(Name)" lines set the speaker for following cues, in a cue or as a block of their own', () => {
     const vtt = `WEBVTT
 
@@ -226,8 +253,7 @@ describe('VTT hostile and empty input', () => {
   it('parses a 6,500-word interview well under 200 ms', async () => {
     const vtt = Buffer.from(teamsVtt(longInterview(6500)));
     await parseTranscript(vtt); // warm up
-    const t0 = performance.now();
-    await parseTranscript(vtt);
-    assert.ok(performance.now() - t0 < 200);
+    const ms = await bestOf(5, () => parseTranscript(vtt));
+    assert.ok(ms < 200, `took ${ms.toFixed(0)} ms`);
   });
 });

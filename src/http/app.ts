@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -81,10 +80,6 @@ export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyI
 
   await app.register(
     async (api) => {
-      await api.register(fastifyMultipart, {
-        limits: { fileSize: cfg.maxDirectFileBytes, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 },
-        throwFileSizeLimit: true,
-      });
       api.removeContentTypeParser('text/plain'); // the API takes JSON and multipart only: anything else is 415
       requireApiKey(api, s.accounts);
       await api.register(mindRoutes(s, cfg));

@@ -6,17 +6,10 @@
 import mammoth from 'mammoth';
 import { IngestError, type Utterance } from './transcript.ts';
 import { zipEntries } from './sniff.ts';
-import { looksLikeName, parseClock } from './speakers.ts';
-import { assembleTurns, type SourceLine } from './turns.ts';
+import { assembleTurns, timedHeader, type SourceLine } from './turns.ts';
 
 /** Refuse archives whose parts declare more than this much uncompressed XML (zip bombs). */
 const MAX_UNCOMPRESSED_BYTES = 256 * 1024 * 1024;
-
-const CLOCK = String.raw`\d{1,3}(?::\d{2}){1,2}(?:[.,]\d{1,3})?`;
-/** "Dana Reyes  00:01:07" — name, then two or more spaces or a tab, then the time (text may follow). */
-const OTTER_HEADER = new RegExp(String.raw`^(\S.{0,59}?)(?: {2,}|\t)\s*(${CLOCK})(?=\s|$)`);
-/** "Dana Reyes (00:01:07):" or "Dana Reyes [01:07]" (Rev, Temi). */
-const BRACKET_HEADER = new RegExp(String.raw`^(\S.{0,59}?)\s*[([](${CLOCK})[)\]]\s*:?(?=\s|$)`);
 
 export async function parseDocx(bytes: Buffer): Promise<Utterance[]> {
   const declared = zipEntries(bytes)?.reduce((sum, entry) => sum + entry.uncompressedSize, 0) ?? 0;
@@ -36,26 +29,12 @@ export async function parseDocx(bytes: Buffer): Promise<Utterance[]> {
 export function docxLines(raw: string): SourceLine[] {
   const lines: SourceLine[] = [];
   for (const paragraph of raw.split('\n\n')) {
-    const text = paragraph.replace(/\s+$/, '');
+    const text = paragraph.trimEnd();
     if (!text.trim()) continue;
     const header = timedHeader(text);
     lines.push(header ? { text: header.text, paragraphStart: true, header: header.header } : { text, paragraphStart: true });
   }
   return lines;
-}
-
-function timedHeader(text: string): { header: { speaker: string; start: number }; text: string } | null {
-  // Headers are short: match on the paragraph's head only, which also bounds the regex work.
-  const head = text.slice(0, 100);
-  for (const pattern of [OTTER_HEADER, BRACKET_HEADER]) {
-    const m = pattern.exec(head);
-    const speaker = m?.[1]?.trim();
-    const start = parseClock(m?.[2] ?? '');
-    if (m && speaker && start !== null && looksLikeName(speaker)) {
-      return { header: { speaker, start }, text: text.slice(m[0].length) };
-    }
-  }
-  return null;
 }
 
 function describe(err: unknown): string {

@@ -1,12 +1,12 @@
 /**
  * PDF → speaker turns via pdf.js (legacy build, which is the one meant for Node). Text items are
  * regrouped into visual lines, running headers/footers and page numbers are dropped, and the lines
- * are assembled into turns ("Q:"/"A:", "NAME:", "Name:") that may cross page breaks.
+ * are assembled into turns ("Q:"/"A:", "NAME:", "Name:", "Name 0:03" headers) that may cross page breaks.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { IngestError, type Utterance } from './transcript.ts';
-import { assembleTurns, type SourceLine } from './turns.ts';
+import { assembleTurns, timedHeader, type SourceLine } from './turns.ts';
 
 export const MAX_PDF_PAGES = 2000;
 /** Wall-clock budget for one document; pdf.js runs on this thread in Node, so keep it bounded. */
@@ -202,7 +202,8 @@ export function toSourceLines(pages: PdfLine[][]): SourceLine[] {
         const indented = line.x0 > left + 1.5 * line.size;
         paragraphStart = (samePage && spacing > 0 && gap > 1.6 * spacing) || shortEnd || (samePage && indented);
       }
-      out.push({ text: line.text, paragraphStart, page: index + 1 });
+      const header = timedHeader(line.text);
+      out.push(header ? { ...header, paragraphStart: true, page: index + 1 } : { text: line.text, paragraphStart, page: index + 1 });
       previous = line;
       previousRight = right;
     });

@@ -12,6 +12,9 @@ const NOT_SPEAKERS = new Set([
   'however', 'therefore', 'anyway', 'basically', 'honestly', 'look', 'listen', 'remember', 'conclusion', 'result',
   'results', 'lesson', 'rule', 'goal', 'problem', 'solution', 'point', 'fact', 'truth', 'http', 'https', 'mailto',
   'url', 'email', 'phone', 'tel', 'fax', 'address', 'website', 'ref', 'reference', 'see', 'cf', 'q', 'a',
+  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'today', 'tomorrow', 'yesterday',
+  'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november',
+  'december', 'morning', 'afternoon', 'evening', 'noon', 'midnight', 'tonight',
 ]);
 
 /** Caption sound descriptions that look like "(Name)" lines but are not speakers. */

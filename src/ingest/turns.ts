@@ -1,6 +1,6 @@
 /** Turn assembly for line-oriented sources (DOCX paragraphs, PDF text lines). */
 import type { Utterance } from './transcript.ts';
-import { DEFAULT_ROLE_NAMES, roleLine, speakerPrefix, type Role } from './speakers.ts';
+import { DEFAULT_ROLE_NAMES, looksLikeName, parseClock, roleLine, speakerPrefix, type Role } from './speakers.ts';
 
 export interface SourceLine {
   text: string;
@@ -103,10 +103,43 @@ export function assembleTurns(lines: readonly SourceLine[]): Utterance[] {
 /** Join wrapped lines with spaces, except after a line-end hyphen inside a word ("self-" + "employed"). */
 export function joinLines(parts: readonly string[]): string {
   let text = '';
+  let previous = '';
   for (const part of parts) {
+    // Test the previous part, not the growing text: a `$`-anchored regex would rescan it every time.
     if (!text) text = part;
-    else if (/\p{L}-$/u.test(text) && /^\p{Ll}/u.test(part)) text += part;
+    else if (previous.endsWith('-') && /\p{L}-$/u.test(previous.slice(-2)) && /^\p{Ll}/u.test(part)) text += part;
     else text += ' ' + part;
+    previous = part;
   }
   return text;
+}
+
+const CLOCK = String.raw`\d{1,3}(?::\d{2}){1,2}(?:[.,]\d{1,3})?`;
+/** "Dana Reyes  00:01:07" (Otter, Teams): name, two or more spaces or a tab, the time; text may follow. */
+const SPACED_HEADER = new RegExp(String.raw`^(\S.{0,59}?)(?: {2,}|\t)\s*(${CLOCK})(?=\s|$)`);
+/** "Dana Reyes (00:01:07):" or "Dana Reyes [01:07]" (Rev, Temi); text may follow. */
+const BRACKET_HEADER = new RegExp(String.raw`^(\S.{0,59}?)\s*[([](${CLOCK})[)\]]\s*:?(?=\s|$)`);
+/** "Dana Reyes 0:03" as the whole line (PDF text loses the double space). */
+const BARE_HEADER = new RegExp(String.raw`^(\S.{0,59}?)\s+(${CLOCK})\s*$`);
+
+export interface TimedHeader {
+  header: { speaker: string; start: number };
+  /** Whatever follows the header on the same line. */
+  text: string;
+}
+
+/** A transcription-tool turn header at the start of a paragraph/line, or null. */
+export function timedHeader(text: string): TimedHeader | null {
+  // Headers are short: match on the head only, which also bounds the regex work on huge paragraphs.
+  const head = text.slice(0, 100);
+  for (const pattern of [SPACED_HEADER, BRACKET_HEADER, BARE_HEADER]) {
+    if (pattern === BARE_HEADER && head.length !== text.length) break;
+    const m = pattern.exec(head);
+    const speaker = m?.[1]?.trim();
+    const start = parseClock(m?.[2] ?? '');
+    if (m && speaker && start !== null && looksLikeName(speaker)) {
+      return { header: { speaker, start }, text: text.slice(m[0].length) };
+    }
+  }
+  return null;
 }

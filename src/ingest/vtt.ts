@@ -14,7 +14,7 @@ export function parseVtt(text: string): Utterance[] {
   const lines = text.split(/\r\n|\r|\n/);
   if (lines[0] !== undefined) lines[0] = lines[0].replace(/^\uFEFF/, '');
   const turns = new TurnBuilder();
-  const speakers = new SpeakerState();
+  const speakers = new SpeakerState(zoomLabels(lines));
   let i = 0;
   if (lines[0]?.startsWith('WEBVTT')) {
     i = 1; // header text runs to the first blank line (or, in sloppy files, to the first timing line)
@@ -85,6 +85,8 @@ class SpeakerState {
   current: string | null = null;
   /** Names seen as "Name:" at the start of a cue; only these are trusted later inside a cue. */
   readonly known = new Set<string>();
+  /** @param recurring labels a Zoom-style file uses on its cues, accepted even when not name-shaped. */
+  constructor(readonly recurring: ReadonlySet<string>) {}
   sticky(name: string): void {
     this.current = collapseWhitespace(name);
   }
@@ -129,7 +131,8 @@ function addPiece(
     // Zoom: "Full Name: text". Trusted at the start of a cue, or later in a cue for an already-seen name.
     const m = ZOOM_PREFIX.exec(text);
     const name = m?.[1];
-    if (m && name && looksLikeName(name) && (cueStart || speakers.known.has(name))) {
+    const nameLike = name !== undefined && (speakers.recurring.has(name) || looksLikeName(name));
+    if (m && name && nameLike && (cueStart || speakers.known.has(name))) {
       speakers.known.add(name);
       speakers.current = name;
       text = text.slice(m[0].length);
@@ -139,6 +142,27 @@ function addPiece(
 }
 
 const ZOOM_PREFIX = /^([^:]{1,60}?)\s*:(?:\s+|$)/;
+
+/**
+ * Zoom display names are often not name-shaped ("sam.okafor", "iPad de Dana", "dana r"). When most
+ * cues open with "Label: ", labels that recur on cue openings are speakers whatever their shape.
+ */
+function zoomLabels(lines: readonly string[]): Set<string> {
+  const counts = new Map<string, number>();
+  let cues = 0;
+  let labelled = 0;
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (!lines[i]?.includes('-->')) continue;
+    cues++;
+    const label = ZOOM_PREFIX.exec(collapseWhitespace(decodeEntities(stripTags(lines[i + 1] ?? ''))))?.[1];
+    if (!label || /[?!]|^[\d\s]+$/.test(label)) continue;
+    labelled++;
+    counts.set(label, (counts.get(label) ?? 0) + 1);
+  }
+  const trusted = new Set<string>();
+  if (labelled * 2 >= cues) for (const [label, n] of counts) if (n >= 2) trusted.add(label);
+  return trusted;
+}
 
 function stripTags(text: string): string {
   return text.includes('<') ? text.replace(TAG, '') : text;

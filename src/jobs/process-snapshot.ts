@@ -1,11 +1,9 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { parseTranscript } from '../ingest/index.ts';
-import { IngestError } from '../ingest/transcript.ts';
-import { buildMemoryBank } from '../memory/build.ts';
 import { iso, type Runtime } from '../domain/runtime.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Store } from '../store/store.ts';
+import type { AnalysisResult, AnalysisTask } from './transcript-analysis.ts';
 import type { JobHandler } from './worker.ts';
 
 const Payload = z.object({ snapshotId: z.string() });
@@ -13,7 +11,8 @@ const Payload = z.object({ snapshotId: z.string() });
 /**
  * Turns an uploaded transcript into the snapshot's memory bank. Idempotent: a redelivered job
  * replaces the memories it wrote before, and a completed or deleted snapshot is left alone.
- * A problem with the file itself ends the snapshot `failed`; anything else is thrown for a retry.
+ * A problem with the file itself (reported by the analysis) ends the snapshot `failed`; anything
+ * else is thrown for a retry.
  */
 export class ProcessSnapshotJob implements JobHandler {
   constructor(
@@ -21,6 +20,7 @@ export class ProcessSnapshotJob implements JobHandler {
     private readonly blobs: BlobStore,
     private readonly rt: Runtime,
     private readonly log: Logger,
+    private readonly analyse: (task: AnalysisTask) => Promise<AnalysisResult>,
   ) {}
 
   async run(payload: unknown): Promise<void> {
@@ -36,24 +36,15 @@ export class ProcessSnapshotJob implements JobHandler {
     const bytes = await this.blobs.get(artifact.blob_key);
 
     const t0 = performance.now();
-    let bank;
-    let format;
-    try {
-      const transcript = await parseTranscript(bytes);
-      format = transcript.format;
-      bank = buildMemoryBank({ utterances: transcript.utterances, mindName: mind.name, speaker: snap.speaker });
-      if (bank.memories.length === 0) {
-        throw new IngestError('empty_transcript', 'No words of the person were found in the transcript.');
-      }
-    } catch (err) {
-      if (err instanceof IngestError) {
-        await this.fail(snap.id, err.code, err.message);
-        return;
-      }
-      throw err;
+    // A copy with its own ArrayBuffer, handed over (not cloned) to the analysis thread.
+    const result = await this.analyse({ bytes: new Uint8Array(bytes), mindName: mind.name, speaker: snap.speaker });
+    if (!result.ok) {
+      await this.fail(snap.id, result.code, result.message);
+      return;
     }
+    const { format, person } = result;
 
-    const rows = bank.memories.map((m) => ({
+    const rows = result.memories.map((m) => ({
       snapshot_id: snap.id,
       mind_id: snap.mind_id,
       seq: m.seq,
@@ -70,8 +61,8 @@ export class ProcessSnapshotJob implements JobHandler {
       await repos.snapshots.update(snap.id, {
         status: 'completed',
         completed_at: iso(this.rt.now()),
-        file_kind: format ?? null,
-        person: bank.person,
+        file_kind: format,
+        person,
         memory_count: rows.length,
         error_code: null,
         error_message: null,

@@ -25,29 +25,15 @@ export function sampleInterview(): Turn[] {
     ['What about coffee? I hear you have strong opinions.',
       'I drink exactly two cups a day, both before noon, and I grind the beans myself. I never drink decaf and I think pod machines are a waste of good coffee and a lot of plastic.'],
     ['When you hire engineers, what do you look for first?',
-      "Curiosity and the ability to write clearly. I don't care much about which university someone went to. I always ask candidates to explain a bug they were proud of fixing, because how they tell that story says more than any whiteboard puzzle."],
-    ['Would you ever hire someone without a degree?',
-      "Absolutely. Two of the best engineers I've ever worked with were self-taught. I'd rather see a thoughtful open source contribution than a transcript."],
+      "Curiosity and the ability to write clearly. I don't care much about which university someone went to, and two of the best engineers I've worked with were self-taught. I always ask candidates to explain a bug they were proud of fixing, because how they tell that story says more than any whiteboard puzzle."],
     ['Speaking of open source, why do you spend so much time on it?',
-      "Because I learned almost everything from other people's code for free, and contributing back feels like paying rent. I maintain a small parsing library and I answer issues every Sunday morning. I never merge a pull request without a test."],
+      "Because I learned almost everything from other people's code for free, and contributing back feels like paying rent. I maintain a small parsing library and I answer issues every Sunday morning. I never merge a pull request without a test. Companies should pay the maintainers they depend on; R&D budgets are huge, yet the libraries underneath them are run by volunteers."],
     ['How do you deal with burnout?',
       'I protect my evenings and I never take meetings after five. When I feel burnout coming I cut my commitments quickly instead of pushing through. Running helps more than anything else I have tried.'],
     ['What was the hardest decision of your career so far?',
       "Leaving a stable job at a bank to join a four-person startup in 2016. My parents thought I was mad. The startup failed after two years, but I'd make the same choice again because I learned more there than in the five years before."],
-    ['Is there anything you regret about that?',
-      "Only that I didn't save more money first. I'd tell anyone joining an early startup to keep six months of expenses in the bank. Stress about rent makes you worse at your job."],
-    ['What do you think about AI coding assistants?',
-      'They are useful for boilerplate and I use one every day, but I always read every line it writes. I worry that junior developers will skip the struggle that teaches you how systems really work.'],
-    ['How do you like to learn new things?',
-      'By building something small and slightly too ambitious. Last year I wrote a toy database in Rust over a few weekends. Reading books alone never works for me; I need my hands on the problem.'],
-    ['Who has influenced you most?',
-      'My grandmother, who ran a shop in Lagos for forty years. She taught me to keep promises to customers and to count the money twice. I think about her whenever I write a contract.'],
-    ['What would you change about the tech industry?',
-      "Fewer meetings, more writing, and much more honesty about failure. I'd also like to see companies pay open source maintainers whose work they depend on. R&D budgets are huge, yet the libraries underneath them are run by volunteers."],
-    ['What does a perfect weekend look like for you?',
-      'A long trail run on Saturday, cooking jollof rice for friends in the evening, and a slow Sunday with a book and no screens at all.'],
     ['Last question. What advice would you give your younger self?',
-      'Ask for help sooner. I wasted years trying to look like I knew everything. I always tell new hires now that saying I don\'t know is a sign of strength, not weakness.'],
+      "Ask for help sooner. I wasted years trying to look like I knew everything. I always tell new hires now that saying I don't know is a sign of strength, not weakness."],
   ];
   return qa.flatMap(([q, a]) => [
     { speaker: DANA, text: q },
@@ -221,11 +207,11 @@ export async function makePdf(turns: Turn[], opts: { qa?: boolean } = {}): Promi
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<void>((resolve) => doc.on('end', () => resolve()));
   const interviewer = turns[0]?.speaker;
-  doc.font('Helvetica').fontSize(11);
+  doc.font('Helvetica').fontSize(12);
   for (const turn of turns) {
     const label = opts.qa ? (turn.speaker === interviewer ? 'Q' : 'A') : turn.speaker.toUpperCase();
-    doc.text(`${label}: ${turn.text}`, { align: 'left' });
-    doc.moveDown(0.6);
+    doc.text(`${label}: ${turn.text}`, { align: 'left', lineGap: 4 });
+    doc.moveDown(0.8);
   }
   const range = doc.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {

@@ -1,3 +1,4 @@
+import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -56,10 +57,15 @@ async function readParts(req: FastifyRequest, fields: Record<string, unknown>, o
   }
 }
 
-export const snapshotRoutes =
+/** The creation route in a scope of its own: only it pays for the multipart plugin's hooks. */
+const snapshotCreation =
   (s: Services, cfg: HttpSettings): FastifyPluginAsyncZod =>
   async (app) => {
     const tags = ['snapshots'];
+    await app.register(fastifyMultipart, {
+      limits: { fileSize: cfg.maxDirectFileBytes, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 },
+      throwFileSizeLimit: true,
+    });
     app.post(
       '/minds/:mindId/snapshots',
       {
@@ -93,6 +99,13 @@ export const snapshotRoutes =
         return started;
       },
     );
+  };
+
+export const snapshotRoutes =
+  (s: Services, cfg: HttpSettings): FastifyPluginAsyncZod =>
+  async (app) => {
+    const tags = ['snapshots'];
+    await app.register(snapshotCreation(s, cfg));
 
     app.get(
       '/minds/:mindId/snapshots',

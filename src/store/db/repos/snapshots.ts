@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { CompiledQuery, Insertable, Kysely, Selectable } from 'kysely';
 import type { PageCursor } from '../../../domain/pagination.ts';
 import type { Database, MemoriesTable, SnapshotsTable } from '../schema.ts';
 import { olderThan } from './keyset.ts';
@@ -17,14 +17,19 @@ export class SnapshotsRepo {
     return this.db.selectFrom('snapshots').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  ofMind(accountId: string, mindId: string, id: string): Promise<SnapshotRow | undefined> {
-    return this.db
+  /** The hottest query (status polling): compiled once, run with new parameters. */
+  private statusQuery: CompiledQuery<SnapshotRow> | null = null;
+
+  async ofMind(accountId: string, mindId: string, id: string): Promise<SnapshotRow | undefined> {
+    this.statusQuery ??= this.db
       .selectFrom('snapshots')
       .selectAll()
-      .where('id', '=', id)
-      .where('mind_id', '=', mindId)
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
+      .where('id', '=', '$id')
+      .where('mind_id', '=', '$mind')
+      .where('account_id', '=', '$account')
+      .compile();
+    const r = await this.db.executeQuery<SnapshotRow>({ ...this.statusQuery, parameters: [id, mindId, accountId] });
+    return r.rows[0];
   }
 
   page(accountId: string, mindId: string, cursor: PageCursor | null, limit: number): Promise<SnapshotRow[]> {

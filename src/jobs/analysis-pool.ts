@@ -1,0 +1,49 @@
+import { Piscina } from 'piscina';
+import type { AnalysisResult, AnalysisTask } from './transcript-analysis.ts';
+
+export interface AnalysisSettings {
+  threads: number;
+  timeoutMs: number;
+  maxMemoryMb: number;
+}
+
+/** Transcript analysis, isolated in worker threads with a memory cap and a time limit. */
+export class AnalysisPool {
+  private readonly pool: Piscina<AnalysisTask, AnalysisResult>;
+
+  constructor(private readonly settings: AnalysisSettings) {
+    this.pool = new Piscina({
+      filename: new URL('./transcript-analysis.ts', import.meta.url).href,
+      minThreads: 1,
+      maxThreads: settings.threads,
+      idleTimeout: 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: settings.maxMemoryMb },
+    });
+  }
+
+  /**
+   * The analysis of one file. A file that exhausts the thread's memory or time fails the same way
+   * every time, so it comes back as a permanent failure rather than an error to retry.
+   */
+  async analyse(task: AnalysisTask): Promise<AnalysisResult> {
+    try {
+      return await this.pool.run(task, {
+        signal: AbortSignal.timeout(this.settings.timeoutMs),
+        transferList: [task.bytes.buffer as ArrayBuffer],
+      });
+    } catch (err) {
+      const e = err as { name?: string; code?: string };
+      if (e.name === 'AbortError' || e.name === 'TimeoutError') {
+        return { ok: false, code: 'processing_timeout', message: `Reading the file took longer than ${this.settings.timeoutMs} ms.` };
+      }
+      if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        return { ok: false, code: 'file_too_complex', message: `Reading the file needed more than ${this.settings.maxMemoryMb} MB of memory.` };
+      }
+      throw err;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.destroy();
+  }
+}

@@ -1,0 +1,35 @@
+import { parseTranscript } from '../ingest/index.ts';
+import { IngestError, type TranscriptFormat } from '../ingest/transcript.ts';
+import { buildMemoryBank } from '../memory/build.ts';
+import type { Memory } from '../memory/types.ts';
+
+/** What a worker thread is asked: the file's bytes and who the person is. */
+export interface AnalysisTask {
+  bytes: Uint8Array;
+  mindName: string;
+  speaker: string | null;
+}
+
+export type AnalysisResult =
+  | { ok: true; format: TranscriptFormat; person: string | null; memories: Memory[] }
+  | { ok: false; code: string; message: string };
+
+/**
+ * Parses a transcript and builds its memory bank. Runs in a worker thread (see analysis-pool.ts):
+ * hostile files, heavy parsing and the PDF library's global polyfills stay out of the API's thread.
+ */
+export default async function analyse(task: AnalysisTask): Promise<AnalysisResult> {
+  try {
+    const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
+    const transcript = await parseTranscript(bytes);
+    const bank = buildMemoryBank({ utterances: transcript.utterances, mindName: task.mindName, speaker: task.speaker });
+    if (bank.memories.length === 0) {
+      const who = bank.person ? `"${bank.person}"` : 'the person';
+      return { ok: false, code: 'empty_transcript', message: `No words of ${who} were found in the transcript.` };
+    }
+    return { ok: true, format: transcript.format, person: bank.person, memories: bank.memories };
+  } catch (err) {
+    if (err instanceof IngestError) return { ok: false, code: err.code, message: err.message };
+    throw err;
+  }
+}

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { AnalysisPool } from '../src/jobs/analysis-pool.ts';
+import { makePdf, sampleInterview, teamsVtt } from './support/fixtures.ts';
+
+const pool = new AnalysisPool({ threads: 1, timeoutMs: 60_000, maxMemoryMb: 512 });
+const hurried = new AnalysisPool({ threads: 1, timeoutMs: 2000, maxMemoryMb: 512 });
+after(() => Promise.all([pool.close(), hurried.close()]));
+
+const bytes = (b: Buffer | string) => new Uint8Array(Buffer.from(b));
+
+describe('analysis in a worker thread', () => {
+  it('builds the memory bank of the person from a transcript', async () => {
+    const r = await pool.analyse({ bytes: bytes(teamsVtt(sampleInterview())), mindName: 'Sam Okafor', speaker: null });
+    assert.equal(r.ok, true);
+    if (!r.ok) return;
+    assert.equal(r.format, 'vtt');
+    assert.equal(r.person, 'Sam Okafor');
+    assert.ok(r.memories.length > 10);
+    assert.ok(r.memories.every((m) => m.speaker === 'Sam Okafor'));
+  });
+
+  it('reports unreadable files as a permanent failure with a reason', async () => {
+    const r = await pool.analyse({ bytes: bytes('%PDF-1.7\nthis is not a pdf body at all'), mindName: 'x', speaker: null });
+    assert.deepEqual(r.ok, false);
+    if (r.ok) return;
+    assert.equal(r.code, 'corrupt_file');
+    const none = await pool.analyse({ bytes: bytes('hello'), mindName: 'x', speaker: null });
+    assert.equal(none.ok ? '' : none.code, 'unsupported_file_type');
+  });
+
+  it('a speaker that says nothing ends empty_transcript', async () => {
+    const r = await pool.analyse({ bytes: bytes(teamsVtt(sampleInterview())), mindName: 'x', speaker: 'Nobody Here' });
+    assert.equal(r.ok ? '' : r.code, 'empty_transcript');
+  });
+
+  it('stops a file that takes longer than the time limit, and the pool keeps working', async () => {
+    const turns = sampleInterview();
+    const many = Array.from({ length: 10_000 }, (_, i) => turns.map((t) => ({ ...t, text: `${t.text} (${i})` }))).flat();
+    const r = await hurried.analyse({ bytes: bytes(teamsVtt(many)), mindName: 'Sam Okafor', speaker: null });
+    assert.equal(r.ok ? '' : r.code, 'processing_timeout');
+    const next = await hurried.analyse({ bytes: bytes(teamsVtt(turns)), mindName: 'Sam Okafor', speaker: null });
+    assert.equal(next.ok, true);
+  });
+
+  it('reads PDFs in the thread (the PDF library never loads in the API thread)', async () => {
+    const pdf = await pool.analyse({ bytes: new Uint8Array(await makePdf(sampleInterview(), { qa: true })), mindName: 'Sam Okafor', speaker: null });
+    assert.equal(pdf.ok, true);
+    assert.equal(pdf.ok && pdf.format, 'pdf');
+  });
+});
