@@ -2,22 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseTranscript } from '../src/ingest/index.ts';
 import { parsePdf, removeFurniture, type PdfLine } from '../src/ingest/pdf.ts';
-import { IngestError, type Utterance } from '../src/ingest/transcript.ts';
+import { IngestError } from '../src/ingest/transcript.ts';
 import { PDF_HEADER, longInterview, makePdf, pdfFromPages, sampleInterview } from './support/fixtures.ts';
+import { norm, bestOf, said, isIngestError } from './support/ingest.ts';
 
-const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
-/** Fastest of n runs, in ms (timings in a busy test run are noisy). */
-async function bestOf(n: number, run: () => Promise<unknown>): Promise<number> {
-  let best = Infinity;
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await run();
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
-}
-const said = (us: Utterance[]) => us.map((u) => [u.speaker, u.text]);
-const isIngestError = (code: IngestError['code']) => (err: unknown) => err instanceof IngestError && err.code === code;
 
 describe('parsePdf: fixtures round-trip', () => {
   it('"NAME: text" turns: same speakers (as written, upper case) and texts, in order, with pages', async () => {

@@ -4,19 +4,8 @@ import { parseTranscript } from '../src/ingest/index.ts';
 import { IngestError, type Utterance } from '../src/ingest/transcript.ts';
 import { parseVtt } from '../src/ingest/vtt.ts';
 import { longInterview, monologueVtt, parenVtt, sampleInterview, teamsVtt, zoomVtt, type Turn } from './support/fixtures.ts';
+import { norm, bestOf, said } from './support/ingest.ts';
 
-const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
-/** Fastest of n runs, in ms (timings in a busy test run are noisy). */
-async function bestOf(n: number, run: () => Promise<unknown>): Promise<number> {
-  let best = Infinity;
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await run();
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
-}
-const said = (us: Utterance[]) => us.map((u) => [u.speaker, u.text]);
 
 async function parse(text: string): Promise<Utterance[]> {
   return (await parseTranscript(Buffer.from(text, 'utf8'))).utterances;
