@@ -7,7 +7,7 @@ let srv: TestServer;
 let api: Client;
 
 before(async () => {
-  srv = await startServer();
+  srv = await startServer({ LOG_LEVEL: 'debug' });
   api = client(srv.api, srv.apiKey);
 });
 after(() => srv.stop());
@@ -166,5 +166,17 @@ describe('simulate', () => {
     const path = await import('node:path');
     const dir = path.join(srv.dataDir, 'blobs', 'artifacts', mindId);
     assert.deepEqual(fs.existsSync(dir) ? fs.readdirSync(dir) : [], []);
+  });
+});
+
+describe('logs', () => {
+  it('never contain transcript text, API keys or signatures', () => {
+    const logs = srv.output().split('\n').filter((l) => l.startsWith('{'));
+    assert.ok(logs.length > 20, 'the service logged requests');
+    for (const line of logs) {
+      assert.doesNotMatch(line, /kilometres|decaf|whiteboard|four-person startup/, 'no transcript text');
+      assert.doesNotMatch(line, /msk_[0-9a-f]{8}_/, 'no API key');
+      assert.doesNotMatch(line, /signature=/, 'no URL signature');
+    }
   });
 });
