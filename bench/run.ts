@@ -5,6 +5,8 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { client, freePort, startServer, waitForSnapshot, type Client, type TestServer } from '../test/support/server.ts';
 import { longInterview, makeDocx, makePdf, teamsVtt } from '../test/support/fixtures.ts';
+import { mindSizes, renderMindSizes, type MindSizeRow } from './mind-sizes.ts';
+import { postgresAvailable, startPgService, workerThroughput, type PgService, type WorkerThroughput } from './scale.ts';
 
 /**
  * `npm run bench`: throughput next to a bare Fastify hello-world started in the same run, snapshot
@@ -15,6 +17,7 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ROOT = path.resolve(import.meta.dirname, '..');
+const WORKER_SNAPSHOTS = Number(process.env.BENCH_WORKER_SNAPSHOTS ?? 40);
 
 interface Load {
   name: string;
@@ -113,6 +116,7 @@ const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
 async function main() {
   const hello = await startHello();
   const srv = await startServer({ LOG_LEVEL: 'warn' });
+  const pg: PgService | null = postgresAvailable ? await startPgService() : null;
   try {
     const api = client(srv.api, srv.apiKey);
     const mindId = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind.id as string;
@@ -129,6 +133,21 @@ async function main() {
     }
     const status = (await api.get(`/minds/${mindId}/snapshots`)).body[0];
     const auth = { authorization: `Bearer ${srv.apiKey}` };
+    const simulateBody = (id: string) => JSON.stringify({ mindId: id, scenario: { message: 'Would you hire someone without a degree?' } });
+    const pgTargets: Array<{ name: string; opts: autocannon.Options }> = [];
+    if (pg) {
+      const pgMind = (await pg.api.post('/minds', { name: 'Sam Okafor' })).body.mind.id as string;
+      await timeSnapshot(pg.api, pgMind, vtt, 'i.vtt');
+      const pgStatus = (await pg.api.get(`/minds/${pgMind}/snapshots`)).body[0];
+      const pgAuth = { authorization: `Bearer ${pg.srv.apiKey}` };
+      pgTargets.push(
+        { name: 'GET …/status on PostgreSQL', opts: { url: `${pg.srv.api}/minds/${pgMind}/snapshots/${pgStatus.id}/status`, headers: pgAuth } },
+        {
+          name: 'POST /simulate on PostgreSQL',
+          opts: { url: `${pg.srv.api}/simulate`, method: 'POST', headers: { ...pgAuth, 'content-type': 'application/json' }, body: simulateBody(pgMind) },
+        },
+      );
+    }
 
     const results = await loads([
       { name: 'hello-world (bare Fastify)', opts: { url: hello.url } },
@@ -139,15 +158,20 @@ async function main() {
           url: `${srv.api}/simulate`,
           method: 'POST',
           headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ mindId, scenario: { message: 'Would you hire someone without a degree?' } }),
+          body: simulateBody(mindId),
         },
       },
+      ...pgTargets,
     ]);
     const rss = await uploadRss(srv, api, mindId);
-    writeReport({ loads: results, snapshotMs, words, rss, vttBytes: vtt.length, docxBytes: docx.length, pdfBytes: pdf.length });
+    const sizes = await mindSizes(srv);
+    await pg?.close();
+    const workers = pg ? [await workerThroughput(1, WORKER_SNAPSHOTS), await workerThroughput(2, WORKER_SNAPSHOTS)] : [];
+    writeReport({ loads: results, snapshotMs, words, rss, sizes, vttBytes: vtt.length, docxBytes: docx.length, pdfBytes: pdf.length, workers });
   } finally {
     hello.stop();
     await srv.stop();
+    await pg?.close();
   }
 }
 
@@ -156,9 +180,11 @@ function writeReport(r: {
   snapshotMs: Record<string, number[]>;
   words: number;
   rss: { before: number; peak: number; seconds: number };
+  sizes: MindSizeRow[];
   vttBytes: number;
   docxBytes: number;
   pdfBytes: number;
+  workers: WorkerThroughput[];
 }) {
   const base = r.loads[0]?.rps ?? 1;
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
@@ -175,6 +201,7 @@ function writeReport(r: {
     '|---|---:|---:|---:|---:|---:|---:|',
     ...r.loads.map((l) => `| ${l.name} | ${Math.round(l.rps)} | ${l.p50.toFixed(1)} | ${l.p99.toFixed(1)} | ${l.errors} | ${l.non2xx} | ${((l.rps / base) * 100).toFixed(0)}% |`),
     '',
+    ...(r.workers.length ? ['Rows "on PostgreSQL": the same service with DATABASE_URL set, PostgreSQL on this machine over loopback TCP.', ''] : []),
     'Target: status at least 50% of the hello-world\'s requests/s.',
     '',
     `## Snapshot processing: a two-hour interview (${r.words} words), creation → completed`,
@@ -197,6 +224,19 @@ function writeReport(r: {
     '',
     'Target: RSS growth under 64 MB (the body is streamed to disk, never buffered).',
     '',
+    ...renderMindSizes(r.sizes),
+    ...(r.workers.length
+      ? [
+          '## Snapshots per minute on PostgreSQL: one and two worker processes',
+          '',
+          `${r.workers[0]?.snapshots} one-hour interviews (VTT, direct files) sent through an API-only process on PostgreSQL to idle worker processes; timed from the first request until all are completed. WORKER_CONCURRENCY=1 per worker; the API, the workers, PostgreSQL and the client share this machine's cores.`,
+          '',
+          '| workers | snapshots | seconds | snapshots per minute |',
+          '|---:|---:|---:|---:|',
+          ...r.workers.map((w) => `| ${w.workers} | ${w.snapshots} | ${w.seconds.toFixed(1)} | ${Math.round(w.perMinute)} |`),
+          '',
+        ]
+      : ['PostgreSQL rows and worker throughput left out: TEST_DATABASE_URL was not set.', '']),
   ];
   fs.writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), lines.join('\n'));
   process.stdout.write(`${lines.join('\n')}\n`);

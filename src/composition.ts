@@ -1,9 +1,9 @@
 import os from 'node:os';
-import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { AccountService } from './domain/accounts.ts';
 import { MindService } from './domain/minds.ts';
+import { ProfileService } from './domain/profile.ts';
 import { systemRuntime, type Runtime } from './domain/runtime.ts';
 import { UrlSigner } from './domain/signed-urls.ts';
 import { PROCESS_SNAPSHOT, SnapshotService } from './domain/snapshots.ts';
@@ -11,16 +11,17 @@ import { SimulationService } from './domain/simulation.ts';
 import { UploadService } from './domain/uploads.ts';
 import { WebhookService } from './domain/webhooks.ts';
 import { GroundedEngine } from './engines/grounded.ts';
+import { LlmEngine } from './engines/llm.ts';
+import { LlmClient } from './engines/llm-model.ts';
+import { reflector } from './engines/llm-reflections.ts';
 import { EngineRegistry } from './engines/registry.ts';
 import type { Services } from './http/services.ts';
 import { AnalysisPool } from './jobs/analysis-pool.ts';
 import { ProcessSnapshotJob } from './jobs/process-snapshot.ts';
 import { Worker } from './jobs/worker.ts';
-import { FilesystemBlobStore } from './store/blobs/filesystem.ts';
 import type { BlobStore } from './store/blobs/blob-store.ts';
-import { openSqlite } from './store/db/sqlite.ts';
-import { DbJobQueue } from './store/queue/db-queue.ts';
-import { Store } from './store/store.ts';
+import { openStorage } from './store/open.ts';
+import type { Store } from './store/store.ts';
 
 /** Everything the service is made of, built from configuration in one place. */
 export interface Context {
@@ -34,17 +35,17 @@ export interface Context {
 }
 
 export async function compose(config: Config, rt: Runtime = systemRuntime, log: Logger = pino({ level: config.logLevel })): Promise<Context> {
-  const db = await openSqlite(config.dataDir);
-  const store = new Store(db, (conn) => new DbJobQueue(conn, rt, config.jobMaxAttempts));
-  const blobs = new FilesystemBlobStore(path.join(config.dataDir, 'blobs'));
+  const { store, blobs } = await openStorage(config, rt);
 
   const secret =
     config.signingSecret ?? (await store.repos.settings.getOrInit('url_signing_secret', rt.randomBytes(32).toString('hex')));
   const signer = new UrlSigner(Buffer.from(secret, 'utf8'));
 
-  const engines = new EngineRegistry({ grounded: new GroundedEngine() });
+  const llm = config.llm ? new LlmClient(config.llm) : null;
+  const engines = new EngineRegistry({ grounded: new GroundedEngine(), ...(llm ? { llm: new LlmEngine(llm) } : {}) });
   const accounts = new AccountService(store.repos, rt, config.apiKeyCacheMs);
   const minds = new MindService(store, blobs, rt);
+  const profiles = new ProfileService(store, minds);
   const services: Services = {
     accounts,
     minds,
@@ -54,22 +55,22 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
       ttlSeconds: config.signedUrlTtlSeconds,
       maxUploadBytes: config.maxUploadBytes,
     }),
-    snapshots: new SnapshotService(store, blobs, minds, rt),
-    simulation: new SimulationService(store, minds, engines, config.strictModels),
+    snapshots: new SnapshotService(store, blobs, minds, rt, (artifact) => services.uploads.settleDirectUpload(artifact)),
+    simulation: new SimulationService(store, minds, engines, config.strictModels, profiles),
+    profiles,
     webhooks: new WebhookService(store, rt, `${config.publicUrl}/webhook`),
   };
 
   let analysis: AnalysisPool | null = null;
   const createWorker = () => {
-    analysis ??= new AnalysisPool({
-      threads: config.workerConcurrency,
-      timeoutMs: config.analysisTimeoutMs,
-      maxMemoryMb: config.analysisMaxMemoryMb,
-    });
+    analysis ??= new AnalysisPool(
+      { threads: config.workerConcurrency, timeoutMs: config.analysisTimeoutMs, maxMemoryMb: config.analysisMaxMemoryMb },
+      (err) => log.warn({ err }, 'an analysis thread ended abnormally'),
+    );
     const pool = analysis;
     return new Worker(
       store.queue,
-      { [PROCESS_SNAPSHOT]: new ProcessSnapshotJob(store, blobs, rt, log, (task) => pool.analyse(task)) },
+      { [PROCESS_SNAPSHOT]: new ProcessSnapshotJob(store, blobs, rt, log, (task) => pool.analyse(task), llm ? reflector(llm) : null) },
       {
         id: `${os.hostname()}:${process.pid}:${rt.newId().slice(0, 8)}`,
         leaseMs: config.jobLeaseMs,

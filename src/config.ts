@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { loadStoreConfig, type StoreConfig } from './store/config.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -26,6 +27,14 @@ const ConfigSchema = z.object({
   SIGNING_SECRET: z.string().min(32).optional(),
   STRICT_MODELS: bool.default(false),
   API_KEY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(20_000),
+  LLM_PROVIDER: z.enum(['openai', 'anthropic', 'openai-compatible']).optional(),
+  LLM_BASE_URL: z.url().optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  LLM_CONTEXT_WORDS: z.coerce.number().int().min(500).default(12_000),
 });
 
 export interface Config {
@@ -52,6 +61,23 @@ export interface Config {
   strictModels: boolean;
   /** How long a verified API key is trusted without a database lookup (0 = never cached). */
   apiKeyCacheMs: number;
+  /** PostgreSQL and S3 settings (src/store/config.ts); the embedded defaults when unset. */
+  store: StoreConfig;
+  /** On SIGTERM, how long jobs in hand may run on before they are handed back to the queue. */
+  shutdownGraceMs: number;
+  /** The LLM behind mind-reasoner-pro; null when none is configured (LLM_PROVIDER and LLM_MODEL unset). */
+  llm: LlmSettings | null;
+}
+
+export interface LlmSettings {
+  provider: 'openai' | 'anthropic' | 'openai-compatible';
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  model: string;
+  timeoutMs: number;
+  maxRetries: number;
+  /** A transcript up to this many words goes to the LLM whole; beyond it, retrieved memories only. */
+  contextWords: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -61,6 +87,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
+  if ((c.LLM_PROVIDER === undefined) !== (c.LLM_MODEL === undefined)) {
+    throw new Error('Invalid configuration:\n  LLM_PROVIDER and LLM_MODEL must be set together.');
+  }
+  if (c.LLM_PROVIDER === 'openai-compatible' && !c.LLM_BASE_URL) {
+    throw new Error('Invalid configuration:\n  LLM_BASE_URL is required with LLM_PROVIDER=openai-compatible.');
+  }
   const publicUrl = (c.PUBLIC_URL ?? `http://127.0.0.1:${c.PORT}`).replace(/\/+$/, '');
   return {
     port: c.PORT,
@@ -82,5 +114,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signingSecret: c.SIGNING_SECRET,
     strictModels: c.STRICT_MODELS,
     apiKeyCacheMs: c.API_KEY_CACHE_MS,
+    store: loadStoreConfig(env),
+    shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
+    llm:
+      c.LLM_PROVIDER && c.LLM_MODEL
+        ? {
+            provider: c.LLM_PROVIDER,
+            baseUrl: c.LLM_BASE_URL,
+            apiKey: c.LLM_API_KEY,
+            model: c.LLM_MODEL,
+            timeoutMs: c.LLM_TIMEOUT_MS,
+            maxRetries: c.LLM_MAX_RETRIES,
+            contextWords: c.LLM_CONTEXT_WORDS,
+          }
+        : null,
   };
 }

@@ -42,8 +42,8 @@ async function main(): Promise<void> {
     stopping = true;
     ctx.log.info({ signal }, 'shutting down');
     ready = false;
-    await app?.close();
-    await worker?.stop();
+    // Both stop taking work at once; requests in hand finish, jobs in hand finish or are released after the grace.
+    await Promise.all([app?.close(), worker?.stop(config.shutdownGraceMs)]);
     await ctx.close();
     process.exit(0);
   };

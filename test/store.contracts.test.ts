@@ -3,21 +3,26 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
+import type { Kysely } from 'kysely';
 import { DomainError } from '../src/domain/errors.ts';
 import type { Runtime } from '../src/domain/runtime.ts';
 import { systemRuntime } from '../src/domain/runtime.ts';
 import type { BlobStore } from '../src/store/blobs/blob-store.ts';
 import { FilesystemBlobStore } from '../src/store/blobs/filesystem.ts';
+import { S3BlobStore } from '../src/store/blobs/s3.ts';
+import { openPostgres } from '../src/store/db/postgres.ts';
+import type { Database } from '../src/store/db/schema.ts';
 import { openSqlite } from '../src/store/db/sqlite.ts';
 import { DbJobQueue } from '../src/store/queue/db-queue.ts';
 import type { JobQueue } from '../src/store/queue/job-queue.ts';
+import { PG_SKIP, createDatabase, startS3, type TestDatabase, type TestS3 } from './support/scale.ts';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'mindsim-contract-'));
 
 /** The BlobStore port's contract: every adapter must pass it. */
 function blobContract(name: string, make: () => Promise<BlobStore>) {
-  describe(`BlobStore contract: ${name}`, () => {
+  describe(`BlobStore contract: ${name}`, { concurrency: false }, () => {
     it('stores a stream whole and reads it back', async () => {
       const store = await make();
       const bytes = Buffer.from(Array.from({ length: 300_000 }, (_, i) => i % 251));
@@ -65,6 +70,21 @@ function blobContract(name: string, make: () => Promise<BlobStore>) {
 
 blobContract('filesystem', async () => new FilesystemBlobStore(tmp()));
 
+let s3: TestS3 | null = null;
+after(() => s3?.close());
+blobContract('S3 (s3rver)', async () => {
+  s3 ??= await startS3();
+  const store = new S3BlobStore({
+    endpoint: s3.endpoint,
+    bucket: s3.bucket,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    forcePathStyle: true,
+  });
+  after(() => store.close());
+  return store;
+});
+
 /** A clock the test moves by hand. */
 function manualRuntime(): Runtime & { advance(ms: number): void } {
   let now = Date.parse('2026-01-01T00:00:00.000Z');
@@ -72,8 +92,8 @@ function manualRuntime(): Runtime & { advance(ms: number): void } {
 }
 
 /** The JobQueue port's contract: every adapter must pass it. */
-function queueContract(name: string, make: (rt: Runtime) => Promise<JobQueue>) {
-  describe(`JobQueue contract: ${name}`, () => {
+function queueContract(name: string, make: (rt: Runtime) => Promise<JobQueue>, opts: { skip?: string | false } = {}) {
+  describe(`JobQueue contract: ${name}`, { skip: opts.skip, concurrency: false }, () => {
     it('delivers a job once while its lease holds, in order of run time', async () => {
       const rt = manualRuntime();
       const q = await make(rt);
@@ -124,6 +144,30 @@ function queueContract(name: string, make: (rt: Runtime) => Promise<JobQueue>) {
       assert.deepEqual(await q.reapExhausted(), []);
     });
 
+    it('concurrent claims never hand out the same job twice', async () => {
+      const rt = manualRuntime();
+      const q = await make(rt);
+      const ids = new Set<string>();
+      for (let i = 0; i < 12; i++) ids.add(await q.enqueue('k', { i }));
+      const claimed = await Promise.all(Array.from({ length: 16 }, (_, i) => q.claim(`w${i}`, 60_000)));
+      const got = claimed.filter((j) => j !== null).map((j) => j.id);
+      assert.equal(got.length, 12);
+      assert.deepEqual(new Set(got), ids);
+    });
+
+    it('a released job is handed out again at once, its attempt not counted', async () => {
+      const rt = manualRuntime();
+      const q = await make(rt);
+      const id = await q.enqueue('k', {}, { maxAttempts: 2 });
+      await q.claim('w1', 60_000);
+      await q.release(id, 'w2'); // not w2's: nothing happens
+      assert.equal(await q.claim('w2', 60_000), null);
+      await q.release(id, 'w1');
+      const again = await q.claim('w2', 60_000);
+      assert.equal(again?.id, id);
+      assert.equal(again?.attempts, 1);
+    });
+
     it('completed and failed jobs are never delivered again', async () => {
       const rt = manualRuntime();
       const q = await make(rt);
@@ -140,3 +184,20 @@ function queueContract(name: string, make: (rt: Runtime) => Promise<JobQueue>) {
 }
 
 queueContract('SQLite table', async (rt) => new DbJobQueue(await openSqlite(tmp()), rt, 3));
+
+let pgDb: TestDatabase | null = null;
+let pgConn: Kysely<Database> | null = null;
+after(async () => {
+  await pgConn?.destroy();
+  await pgDb?.drop();
+});
+queueContract(
+  'PostgreSQL table',
+  async (rt) => {
+    pgDb ??= await createDatabase();
+    pgConn ??= await openPostgres(pgDb.url);
+    await pgConn.deleteFrom('jobs').execute();
+    return new DbJobQueue(pgConn, rt, 3);
+  },
+  { skip: PG_SKIP },
+);

@@ -98,7 +98,13 @@ export class AccountService {
   /** On first start with an empty database: an owner account, whose key is returned once. */
   async ensureOwner(): Promise<{ accountId: string; apiKey: string } | null> {
     if ((await this.repos.accounts.count()) > 0) return null;
-    const { accountId, apiKey } = await this.createAccount('owner@localhost.localdomain', 'pro');
-    return { accountId, apiKey };
+    try {
+      const { accountId, apiKey } = await this.createAccount('owner@localhost.localdomain', 'pro');
+      return { accountId, apiKey };
+    } catch (err) {
+      // Several API processes starting at once on an empty database: one of them creates the owner.
+      if ((await this.repos.accounts.count()) > 0) return null;
+      throw err;
+    }
   }
 }

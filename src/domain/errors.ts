@@ -8,7 +8,9 @@ export type ErrorKind =
   | 'gone'
   | 'too_large'
   | 'unsupported_media_type'
-  | 'unavailable';
+  | 'unavailable'
+  /** A service we depend on (the LLM provider) answered with an error. */
+  | 'upstream';
 
 export class DomainError extends Error {
   constructor(
@@ -35,3 +37,10 @@ export const tooLarge = (limitBytes: number, what: string) =>
   new DomainError('too_large', 'payload_too_large', `${what} exceeds the limit of ${limitBytes} bytes.`, {
     limitBytes,
   });
+
+/** The LLM provider answered with an error or an unusable answer (502). */
+export const llmError = (message: string, details?: Record<string, unknown>) => new DomainError('upstream', 'llm_error', message, details);
+
+/** The LLM provider could not be reached in time (503). */
+export const llmUnavailable = (message: string, details?: Record<string, unknown>) =>
+  new DomainError('unavailable', 'llm_unavailable', message, details);

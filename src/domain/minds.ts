@@ -5,6 +5,7 @@ import type { AuthContext } from './accounts.ts';
 import { notFound } from './errors.ts';
 import { decodeCursor, toPage, type Page } from './pagination.ts';
 import { iso, type Runtime } from './runtime.ts';
+import { artifactUploadKey } from './uploads.ts';
 
 export interface Mind {
   id: string;
@@ -82,6 +83,7 @@ export class MindService {
     await this.require(auth, mindId);
     const blobs = await this.store.repos.artifacts.blobKeysOfMind(mindId);
     await this.store.transaction(({ repos }) => repos.minds.delete(auth.accountId, mindId));
-    await Promise.all(blobs.map((b) => this.blobs.delete(b.blob_key)));
+    const keys = blobs.flatMap((b) => (this.blobs.direct ? [b.blob_key, artifactUploadKey(mindId, b.id)] : [b.blob_key]));
+    await Promise.all(keys.map((k) => this.blobs.delete(k)));
   }
 }

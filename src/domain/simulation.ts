@@ -7,6 +7,7 @@ import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
 import { invalid } from './errors.ts';
 import type { MindService } from './minds.ts';
+import type { ProfileService } from './profile.ts';
 import { snapshotNotReady } from './snapshots.ts';
 
 export interface SimulateRequest {
@@ -34,6 +35,7 @@ export class SimulationService {
     private readonly minds: MindService,
     private readonly engines: EngineRegistry,
     private readonly strictModels: boolean,
+    private readonly profiles?: ProfileService,
   ) {}
 
   async simulate(auth: AuthContext, req: SimulateRequest): Promise<SimulateResponse> {
@@ -55,11 +57,13 @@ export class SimulationService {
     if (snapshotIds.length === 0) throw snapshotNotReady();
     const memoryKey = snapshotIds.join(',');
     const memories = await this.loadMemories(memoryKey, snapshotIds);
+    const context = resolved.engine.wantsContext && this.profiles ? await this.profiles.context(snapshotIds) : undefined;
     const result = await resolved.engine.simulate({
       mindName: mind.name,
       memoryKey,
       memories,
       scenario: req.scenario.message,
+      ...(context ? { context } : {}),
     });
     return { message: result.message, model: resolved.model, snapshotIds, analysis: result.analysis, confidence: result.confidence, evidence: result.evidence };
   }

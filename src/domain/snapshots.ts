@@ -1,5 +1,7 @@
+import type { Fidelity } from '../engines/fidelity-check.ts';
 import { sniffFileKind } from '../ingest/sniff.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
+import type { ArtifactRow } from '../store/db/repos/artifacts.ts';
 import type { SnapshotRow } from '../store/db/repos/snapshots.ts';
 import type { Store, TxScope } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
@@ -21,6 +23,8 @@ export interface SnapshotStatus {
   startedAt: string | null;
   completedAt: string | null;
   error: { code: string; message: string } | null;
+  /** Leave-some-out self-check of the offline engine on this snapshot (null: not completed or too few Q/A pairs). */
+  fidelity: Fidelity | null;
 }
 
 export const toStatus = (r: SnapshotRow): SnapshotStatus => ({
@@ -33,6 +37,7 @@ export const toStatus = (r: SnapshotRow): SnapshotStatus => ({
   startedAt: r.started_at,
   completedAt: r.completed_at,
   error: r.error_code ? { code: r.error_code, message: r.error_message ?? '' } : null,
+  fidelity: r.fidelity ? (JSON.parse(r.fidelity) as Fidelity) : null,
 });
 
 export interface SnapshotOptions {
@@ -52,6 +57,8 @@ export class SnapshotService {
     private readonly blobs: BlobStore,
     private readonly minds: MindService,
     private readonly rt: Runtime,
+    /** Binds a direct (S3) upload to its artifact when the snapshot is created; absent on the filesystem. */
+    private readonly settleDirectUpload: (artifact: ArtifactRow) => Promise<void> = () => Promise.resolve(),
   ) {}
 
   private async checkTwin(mindId: string, twinId: string | undefined): Promise<void> {
@@ -110,7 +117,8 @@ export class SnapshotService {
     await this.checkTwin(mindId, opts.digitalTwinId);
     const artifact = await this.store.repos.artifacts.ofMind(auth.accountId, mindId, artifactId);
     if (!artifact) throw notFound('The artifact', 'artifact_not_found');
-    if (artifact.state !== 'uploaded') {
+    await this.settleDirectUpload(artifact);
+    if (artifact.state !== 'uploaded' && (await this.store.repos.artifacts.byId(artifactId))?.state !== 'uploaded') {
       throw conflict('artifact_not_uploaded', 'Nothing has been uploaded to this artifact yet: PUT the file to its signed URL first.');
     }
     return this.store.transaction((tx) => this.start(tx, auth, mindId, artifactId, opts));
@@ -138,6 +146,8 @@ export class SnapshotService {
       file_kind: null,
       person: null,
       memory_count: null,
+      fidelity: null,
+      reflections_error: null,
       created_at: iso(this.rt.now()),
       started_at: null,
       completed_at: null,

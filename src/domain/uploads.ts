@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
+import type { ArtifactRow } from '../store/db/repos/artifacts.ts';
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
 import { DomainError, tooLarge } from './errors.ts';
@@ -37,6 +38,8 @@ export function safeFileName(artifactId: string, fileName?: string, contentType?
 }
 
 export const artifactBlobKey = (mindId: string, artifactId: string) => `artifacts/${mindId}/${artifactId}`;
+/** Where a client writes through a presigned URL (direct uploads): never read, only copied to the artifact's key. */
+export const artifactUploadKey = (mindId: string, artifactId: string) => `uploads/${mindId}/${artifactId}`;
 
 const denied = (code: string, message: string) => new DomainError('forbidden', code, message);
 
@@ -74,9 +77,38 @@ export class UploadService {
       uploaded_at: null,
       created_at: iso(now),
     });
-    const sig = this.signer.sign(artifactId, expiresUnix);
-    const signedUrl = `${this.settings.publicUrl}/uploads/${artifactId}?expires=${expiresUnix}&signature=${sig}`;
+    const direct = this.blobs.direct;
+    const signedUrl = direct
+      ? await direct.presignPut(artifactUploadKey(mindId, artifactId), this.settings.ttlSeconds)
+      : `${this.settings.publicUrl}/uploads/${artifactId}?expires=${expiresUnix}&signature=${this.signer.sign(artifactId, expiresUnix)}`;
     return { signedUrl, fileName, artifactId, expiresAt };
+  }
+
+  /**
+   * Direct uploads (S3): when the snapshot is created, the object written through the presigned
+   * URL is checked (HEAD: present, within MAX_UPLOAD_BYTES) and that exact version (its ETag) is
+   * copied to the artifact's key, which no URL can write. The artifact is bound to it: a later
+   * PUT through the same URL only rewrites the upload key, which is never read again (ignored).
+   */
+  async settleDirectUpload(artifact: ArtifactRow): Promise<void> {
+    const direct = this.blobs.direct;
+    if (!direct || artifact.state !== 'awaiting_upload') return;
+    const uploadKey = artifactUploadKey(artifact.mind_id, artifact.id);
+    const head = await direct.head(uploadKey);
+    if (!head) {
+      if ((await this.store.repos.artifacts.byId(artifact.id))?.state === 'uploaded') return; // settled by a concurrent request
+      throw new DomainError('conflict', 'artifact_not_uploaded', 'Nothing has been uploaded to this artifact yet: PUT the file to its signed URL first.');
+    }
+    if (head.size > this.settings.maxUploadBytes) {
+      await this.blobs.delete(uploadKey);
+      throw tooLarge(this.settings.maxUploadBytes, 'The upload');
+    }
+    await direct.copy(uploadKey, artifact.blob_key, head.etag);
+    const artifacts = this.store.repos.artifacts;
+    if (await artifacts.transition(artifact.id, 'awaiting_upload', 'uploading')) {
+      await artifacts.markUploaded(artifact.id, head.size, artifact.content_type, iso(this.rt.now()));
+    }
+    await this.blobs.delete(uploadKey);
   }
 
   /** Checks a signed URL before any byte of the body is read. */

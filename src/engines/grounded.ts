@@ -9,6 +9,7 @@ import type { Engine, EvidenceItem, SimulationInput, SimulationResult } from './
 import type { StoredMemory } from '../memory/types.ts';
 import { MemoryIndex, type QueryTerm, type SearchHit } from '../memory/index.ts';
 import { sentimentOf } from '../memory/sentences.ts';
+import { behaviourStrength } from '../memory/behaviours.ts';
 
 /** Memories scoring below this are not treated as relevant to the scenario. */
 export const MIN_RELEVANT = 0.2;
@@ -17,8 +18,12 @@ const MIN_BEHAVIOUR = 0.12;
 const UNKNOWN_TOPIC_SHARE = 0.4;
 const RETRIEVE_K = 40;
 const CACHE_SIZE = 32;
-const SAYING_MAX = 4;
-const SAYING_WORD_BUDGET = 90;
+/** The saying's length target: the person's median answer length times this, clamped to the bounds below. */
+const SAYING_LENGTH_FACTOR = 1.5;
+const SAYING_MIN_WORDS = 40;
+const SAYING_MAX_WORDS = 200;
+/** Runners-up scoring below this are not quoted. */
+const SAYING_MIN_SCORE = 0.05;
 
 export const UNKNOWN_SAYING = "I haven't talked about that, so I can't say how I'd respond.";
 /** Below this confidence the message admits the answer is only the closest thing the person said. */
@@ -28,11 +33,6 @@ const LOW_CONFIDENCE_LEAD = "I haven't spoken to exactly this, but here's the cl
 const FIRST_PERSON_RE = /\b(I|I'm|I've|I'd|I'll|me|my|mine|myself|we|our|us)\b/;
 const REASONING_RE =
   /\b(because|since|depends|important|matters?|worr(y|ied)|risk|reason|trade-?off|balance|priorit\w*|rather|instead|the thing is|I think|I believe|I feel|the key)\b/i;
-const STRONG_HABIT_RE =
-  /\b(I|we)\s+(always|usually|normally|typically|generally|never|tend to|make sure|make a point|refuse|insist)\b/i;
-const HABIT_RE = /\b(I|we)\s+(often|rarely|seldom|sometimes|try to|like to|prefer|avoid)\b/i;
-const WOULD_RE =
-  /\b(I|we)(?:'d| would|'ll| will| won't| don't| do not)\s+(?!say|think|guess|imagine|argue|suggest|know|remember|care|mean|see|want to say)\w+/i;
 const LEADING_FILLER_RE = /^(?:(?:and|but|so|yeah|well|um|uh|oh|like|okay|ok|you know|I mean)[,.]?\s+)+/i;
 const INLINE_FILLER_RE = /,?\s+\b(?:uh|um|erm)\b,?/gi;
 
@@ -78,18 +78,22 @@ function onTopic(hit: Hit, top: Hit): boolean {
   return hit.terms.length >= 2 || hit.terms.some((t) => top.terms.includes(t));
 }
 
-/** Best statements for the reply: the top hit plus close runners-up (2–4), in source order. */
-function pickSaying(relevant: readonly Hit[]): Hit[] {
-  const top = relevant[0];
+/**
+ * Statements for the reply, in source order: the top hit and the runners-up on its topic, best
+ * first, until the person's usual answer length (their median answer × SAYING_LENGTH_FACTOR,
+ * within SAYING_MIN_WORDS…SAYING_MAX_WORDS); at least the top hit.
+ */
+function pickSaying(hits: readonly Hit[], index: MemoryIndex): Hit[] {
+  const top = hits[0];
   if (!top) return [];
+  const target = Math.min(SAYING_MAX_WORDS, Math.max(SAYING_MIN_WORDS, index.typicalAnswerWords * SAYING_LENGTH_FACTOR));
   const picked: Hit[] = [];
   const seen = new Set<string>();
   let words = 0;
-  for (const hit of relevant) {
-    if (picked.length >= SAYING_MAX) break;
+  for (const hit of hits) {
+    if (words >= target) break;
     const key = hit.memory.text.toLowerCase().replace(/\W+/g, ' ').trim();
-    if (seen.has(key)) continue;
-    if (picked.length >= 2 && (hit.score < top.score * 0.5 || words > SAYING_WORD_BUDGET)) break;
+    if (seen.has(key) || hit.score < SAYING_MIN_SCORE) continue;
     if (hit !== top && !onTopic(hit, top)) continue;
     seen.add(key);
     picked.push(hit);
@@ -138,13 +142,6 @@ function composeFeeling(pool: readonly Hit[]): { text: string; used: Hit[] } {
   if (avg >= 0.1 && strongPos) return { text: `Mostly positive: ${quote(pos.hit.memory.text)}`, used: [pos.hit] };
   if (avg <= -0.1 && strongNeg) return { text: `Uneasy: ${quote(neg.hit.memory.text)}`, used: [neg.hit] };
   return { text: `Fairly neutral: they talk about this matter-of-factly, e.g. ${quote(first.hit.memory.text)}`, used: [first.hit] };
-}
-
-/** How strongly a sentence states a habit: 3 "I always/never…", 2 "I often/try to…", 1 "I would/won't…", 0 none. */
-export function behaviourStrength(text: string): number {
-  if (STRONG_HABIT_RE.test(text)) return 3;
-  if (HABIT_RE.test(text)) return 2;
-  return WOULD_RE.test(text) ? 1 : 0;
 }
 
 /** Stated behaviours relevant to the scenario, strongest habit first. */
@@ -228,7 +225,7 @@ function unknownResult(confidence: number): SimulationResult {
 }
 
 /** Small LRU of indexes by memoryKey. */
-class IndexCache {
+export class IndexCache {
   private readonly entries = new Map<string, MemoryIndex>();
   constructor(private readonly capacity: number) {}
 
@@ -263,7 +260,7 @@ export class GroundedEngine implements Engine {
     if (isOffTopic(query, relevant)) return unknownResult(hits.length > 0 ? 0.1 : 0.05);
     const top = relevant[0] as Hit; // not off-topic, so there is one
     const pool = topicalPool(relevant, top);
-    const sayingHits = pickSaying(relevant);
+    const sayingHits = pickSaying(hits, index);
     const saying = composeSaying(sayingHits);
     const thinking = composeThinking(pool, sayingHits);
     const feeling = composeFeeling(pool);

@@ -1,3 +1,4 @@
+import type { MindProfile } from '../memory/profile-merge.ts';
 import type { StoredMemory } from '../memory/types.ts';
 
 export interface EvidenceItem {
@@ -30,9 +31,25 @@ export interface SimulationInput {
   memoryKey: string;
   memories: StoredMemory[];
   scenario: string;
+  /** Profile and expert reflections, given to engines that ask for them (`wantsContext`). */
+  context?: EngineContext;
+}
+
+export interface Reflection {
+  snapshotId: string;
+  expert: string;
+  text: string;
+}
+
+/** What the LLM engine gets besides memories: the merged profile and the experts' reflections. */
+export interface EngineContext {
+  profile: MindProfile;
+  reflections: Reflection[];
 }
 
 /** An engine answers a scenario from a mind's memories. */
 export interface Engine {
+  /** True when the engine uses `SimulationInput.context` (loading it costs a query per new memory key). */
+  readonly wantsContext?: boolean;
   simulate(input: SimulationInput): Promise<SimulationResult>;
 }

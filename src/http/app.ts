@@ -11,7 +11,9 @@ import {
 } from 'fastify-type-provider-zod';
 import { requireApiKey } from './plugins/auth.ts';
 import { errorBody, registerErrorHandling } from './plugins/errors.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { mindRoutes } from './routes/minds.ts';
+import { profileRoutes } from './routes/profile.ts';
 import { simulateRoutes } from './routes/simulate.ts';
 import { snapshotRoutes } from './routes/snapshots.ts';
 import { signedUrlRoutes, uploadReceiverRoutes } from './routes/uploads.ts';
@@ -78,6 +80,7 @@ export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyI
 
   await app.register(uploadReceiverRoutes(s));
   await app.register(webhookReceiverRoutes(s, cfg));
+  await app.register(mcpRoutes(s, cfg));
 
   await app.register(
     async (api) => {
@@ -87,6 +90,7 @@ export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyI
       await api.register(signedUrlRoutes(s));
       await api.register(snapshotRoutes(s, cfg));
       await api.register(simulateRoutes(s));
+      await api.register(profileRoutes(s));
       await api.register(webhookEventRoutes(s, cfg));
     },
     { prefix: API_PREFIX },

@@ -67,6 +67,16 @@ export const SnapshotStatus = z
     startedAt: Timestamp.nullable(),
     completedAt: Timestamp.nullable(),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    fidelity: z
+      .object({
+        pairs: z.number().int().describe('Q/A pairs (an interviewer question and the answer) in the snapshot'),
+        heldOut: z.number().int().describe('answers held out and predicted from the rest'),
+        tokenF1: z.number(),
+        rougeL: z.number(),
+        baselineF1: z.number().describe('token F1 of a random other answer of the same person (seeded)'),
+      })
+      .nullable()
+      .describe('Leave-some-out self-check of the offline engine; null until completed or with fewer than 8 Q/A pairs'),
   })
   .meta({ id: 'SnapshotStatus' });
 
@@ -107,3 +117,54 @@ export const WebhookEvent = z.object({ id: Id, receivedAt: Timestamp, payload: z
 export const WebhookReceived = z.object({ received: z.literal(true), id: Id });
 
 export const errorResponses = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ErrorBody]));
+
+const ProfileEvidence = z
+  .object({
+    snapshotId: Id,
+    seq: z.number().int().describe("position of the person's sentence within its snapshot"),
+    text: z.string(),
+    start: z.number().nullable(),
+    end: z.number().nullable(),
+    page: z.number().int().nullable(),
+  })
+  .meta({ id: 'ProfileEvidence' });
+const PhraseCount = z.object({ phrase: z.string(), count: z.number().int() });
+
+export const MindProfile = z
+  .object({
+    mindId: Id,
+    snapshotIds: z.array(Id),
+    topics: z.array(
+      z.object({
+        key: z.string(),
+        label: z.string(),
+        mentions: z.number().int(),
+        affect: z.object({
+          sentiment: z.number().min(-1).max(1),
+          label: z.enum(['positive', 'negative', 'neutral', 'mixed']),
+          positive: z.number().int(),
+          negative: z.number().int(),
+        }),
+        stances: z.array(ProfileEvidence).describe('what the person said about the topic'),
+      }),
+    ),
+    keyphrases: z.array(PhraseCount),
+    behaviours: z.array(
+      z.object({
+        kind: z.enum(['always', 'usually', 'sometimes', 'never', 'would']),
+        topic: z.string().nullable(),
+        evidence: ProfileEvidence,
+      }),
+    ),
+    style: z.object({
+      words: z.number().int(),
+      sentences: z.number().int(),
+      avgSentenceWords: z.number(),
+      signaturePhrases: z.array(PhraseCount),
+      fillers: z.array(PhraseCount),
+      hedges: z.array(PhraseCount),
+    }),
+    qaPairCount: z.number().int(),
+    qaPairs: z.array(z.object({ snapshotId: Id, question: z.string(), firstSeq: z.number().int(), lastSeq: z.number().int() })),
+  })
+  .meta({ id: 'MindProfile' });

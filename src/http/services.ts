@@ -1,5 +1,6 @@
 import type { AccountService } from '../domain/accounts.ts';
 import type { MindService } from '../domain/minds.ts';
+import type { ProfileService } from '../domain/profile.ts';
 import type { SimulationService } from '../domain/simulation.ts';
 import type { SnapshotService } from '../domain/snapshots.ts';
 import type { UploadService } from '../domain/uploads.ts';
@@ -13,6 +14,7 @@ export interface Services {
   uploads: UploadService;
   snapshots: SnapshotService;
   simulation: SimulationService;
+  profiles: ProfileService;
   webhooks: WebhookService;
   engines: EngineRegistry;
 }

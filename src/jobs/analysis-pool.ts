@@ -5,20 +5,28 @@ export interface AnalysisSettings {
   threads: number;
   timeoutMs: number;
   maxMemoryMb: number;
+  /** The module the threads run; the transcript analysis unless a test swaps in another. */
+  moduleUrl?: string;
 }
 
 /** Transcript analysis, isolated in worker threads with a memory cap and a time limit. */
 export class AnalysisPool {
   private readonly pool: Piscina<AnalysisTask, AnalysisResult>;
 
-  constructor(private readonly settings: AnalysisSettings) {
+  constructor(
+    private readonly settings: AnalysisSettings,
+    onThreadError: (err: unknown) => void = () => {},
+  ) {
     this.pool = new Piscina({
-      filename: new URL('./transcript-analysis.ts', import.meta.url).href,
+      filename: settings.moduleUrl ?? new URL('./transcript-analysis.ts', import.meta.url).href,
       minThreads: 1,
       maxThreads: settings.threads,
       idleTimeout: 60_000,
       resourceLimits: { maxOldGenerationSizeMb: settings.maxMemoryMb },
     });
+    // A thread can die after its task was already given up on (e.g. out of memory after the
+    // time limit); the pool reports that as an 'error' event, which must never crash the process.
+    this.pool.on('error', onThreadError);
   }
 
   /**

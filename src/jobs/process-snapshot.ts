@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { iso, type Runtime } from '../domain/runtime.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Store } from '../store/store.ts';
+import type { Reflect } from '../engines/llm-reflections.ts';
 import type { AnalysisResult, AnalysisTask } from './transcript-analysis.ts';
 import type { JobHandler } from './worker.ts';
 
@@ -13,6 +14,11 @@ const Payload = z.object({ snapshotId: z.string() });
  * replaces the memories it wrote before, and a completed or deleted snapshot is left alone.
  * A problem with the file itself (reported by the analysis) ends the snapshot `failed`; anything
  * else is thrown for a retry.
+ *
+ * With an LLM configured, four expert reflections are written too (network I/O, so here and not
+ * in the analysis thread). They are best-effort: the SDK retries a failing call a few times; if it
+ * still fails, the snapshot completes without them and `reflections_error` records why — the
+ * memories and profile are valid, and both engines answer without reflections.
  */
 export class ProcessSnapshotJob implements JobHandler {
   constructor(
@@ -21,6 +27,7 @@ export class ProcessSnapshotJob implements JobHandler {
     private readonly rt: Runtime,
     private readonly log: Logger,
     private readonly analyse: (task: AnalysisTask) => Promise<AnalysisResult>,
+    private readonly reflect: Reflect | null = null,
   ) {}
 
   async run(payload: unknown): Promise<void> {
@@ -55,15 +62,31 @@ export class ProcessSnapshotJob implements JobHandler {
       page: m.page,
       question: m.question,
     }));
+    const reflected = await this.reflections(snap.id, mind.name, result);
+    const now = iso(this.rt.now());
     await this.store.transaction(async ({ repos }) => {
       if (!(await repos.snapshots.byId(snap.id))) return;
       await repos.snapshots.replaceMemories(snap.id, rows);
+      await repos.profiles.saveProfile({ snapshot_id: snap.id, mind_id: snap.mind_id, profile: JSON.stringify(result.profile), created_at: now });
+      await repos.profiles.replaceReflections(
+        snap.id,
+        (reflected.ok ? reflected.reflections : []).map((r) => ({
+          snapshot_id: snap.id,
+          mind_id: snap.mind_id,
+          expert: r.expert,
+          text: r.text,
+          model: reflected.ok ? reflected.model : '',
+          created_at: now,
+        })),
+      );
       await repos.snapshots.update(snap.id, {
         status: 'completed',
         completed_at: iso(this.rt.now()),
         file_kind: format,
         person,
         memory_count: rows.length,
+        fidelity: result.fidelity ? JSON.stringify(result.fidelity) : null,
+        reflections_error: reflected.ok ? null : reflected.error,
         error_code: null,
         error_message: null,
       });
@@ -72,6 +95,23 @@ export class ProcessSnapshotJob implements JobHandler {
       { snapshotId: snap.id, format, memories: rows.length, ms: Math.round(performance.now() - t0) },
       'snapshot completed',
     );
+  }
+
+  /** The expert reflections, or why there are none (null error: no LLM configured). */
+  private async reflections(
+    snapshotId: string,
+    mindName: string,
+    result: Extract<AnalysisResult, { ok: true }>,
+  ): Promise<{ ok: true; model: string; reflections: Array<{ expert: string; text: string }> } | { ok: false; error: string | null }> {
+    if (!this.reflect) return { ok: false, error: null };
+    try {
+      const r = await this.reflect({ mindName, profile: result.profile, memories: result.memories });
+      return { ok: true, ...r };
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      this.log.warn({ snapshotId, err: error }, 'expert reflections failed; completing without them');
+      return { ok: false, error };
+    }
   }
 
   async exhausted(payload: unknown, error: string): Promise<void> {

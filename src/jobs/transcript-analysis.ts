@@ -2,6 +2,9 @@ import { parseTranscript } from '../ingest/index.ts';
 import { IngestError, type TranscriptFormat } from '../ingest/transcript.ts';
 import { buildMemoryBank } from '../memory/build.ts';
 import type { Memory } from '../memory/types.ts';
+import { buildProfile } from '../memory/profile.ts';
+import type { SnapshotProfile } from '../memory/profile-types.ts';
+import { fidelityCheck, type Fidelity } from '../engines/fidelity-check.ts';
 
 /** What a worker thread is asked: the file's bytes and who the person is. */
 export interface AnalysisTask {
@@ -11,11 +14,20 @@ export interface AnalysisTask {
 }
 
 export type AnalysisResult =
-  | { ok: true; format: TranscriptFormat; person: string | null; memories: Memory[] }
+  | {
+      ok: true;
+      format: TranscriptFormat;
+      person: string | null;
+      memories: Memory[];
+      /** The persona profile (memory bank summary) of the snapshot. */
+      profile: SnapshotProfile;
+      /** Leave-some-out self-check, null with fewer than MIN_FIDELITY_PAIRS Q/A pairs. */
+      fidelity: Fidelity | null;
+    }
   | { ok: false; code: string; message: string };
 
 /**
- * Parses a transcript and builds its memory bank. Runs in a worker thread (see analysis-pool.ts):
+ * Parses a transcript and builds its memory bank, persona profile and fidelity self-check. Runs in a worker thread (see analysis-pool.ts):
  * hostile files, heavy parsing and the PDF library's global polyfills stay out of the API's thread.
  */
 export default async function analyse(task: AnalysisTask): Promise<AnalysisResult> {
@@ -27,7 +39,9 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisResul
       const who = bank.person ? `"${bank.person}"` : 'the person';
       return { ok: false, code: 'empty_transcript', message: `No words of ${who} were found in the transcript.` };
     }
-    return { ok: true, format: transcript.format, person: bank.person, memories: bank.memories };
+    const profile = buildProfile(bank.memories);
+    const fidelity = fidelityCheck(bank.memories);
+    return { ok: true, format: transcript.format, person: bank.person, memories: bank.memories, profile, fidelity };
   } catch (err) {
     if (err instanceof IngestError) return { ok: false, code: err.code, message: err.message };
     throw err;

@@ -20,6 +20,9 @@ const backoffMs = (attempt: number) => Math.min(60_000, 1000 * 2 ** (attempt - 1
 export class Worker {
   private running = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /** The jobs in hand, to give back when stopping takes too long. */
+  private readonly held = new Map<string, ClaimedJob>();
+  private readonly released = new Set<string>();
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
 
@@ -36,12 +39,25 @@ export class Worker {
     this.loop = this.run();
   }
 
-  /** Stops claiming, and waits for the jobs in hand to finish. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming, and waits for the jobs in hand to finish; those still running after graceMs
+   * are released (handed back to the queue, their attempt not counted) for another worker to run,
+   * and the caller then ends their work (closing the analysis pool).
+   */
+  async stop(graceMs = Number.POSITIVE_INFINITY): Promise<void> {
     this.running = false;
     this.wake?.();
     await this.loop;
-    await Promise.allSettled([...this.inFlight]);
+    const finished = Promise.allSettled([...this.inFlight]).then(() => true);
+    const inTime = Number.isFinite(graceMs)
+      ? await Promise.race([finished, new Promise<false>((r) => setTimeout(() => r(false), graceMs).unref())])
+      : await finished;
+    if (inTime) return;
+    for (const job of this.held.values()) {
+      this.released.add(job.id);
+      await this.queue.release(job.id, this.settings.id).catch((err: unknown) => this.log.warn({ err }, 'could not release a job'));
+      this.log.warn({ jobId: job.id, kind: job.kind }, 'job released at shutdown');
+    }
   }
 
   /** Nudges the loop to look for work now (e.g. right after an enqueue in this process). */
@@ -88,6 +104,7 @@ export class Worker {
       await this.queue.fail(job.id, workerId, `No handler for job kind ${job.kind}`);
       return;
     }
+    this.held.set(job.id, job);
     const heartbeat = setInterval(() => {
       this.queue.extend(job.id, workerId, leaseMs).catch((err: unknown) => this.log.warn({ err }, 'lease extension failed'));
     }, Math.max(100, Math.floor(leaseMs / 3)));
@@ -95,6 +112,7 @@ export class Worker {
       await handler.run(job.payload);
       await this.queue.complete(job.id, workerId);
     } catch (err) {
+      if (this.released.has(job.id)) return; // given back at shutdown: another worker runs it
       const message = err instanceof Error ? err.message : String(err);
       this.log.warn({ jobId: job.id, kind: job.kind, attempt: job.attempts, err }, 'job attempt failed');
       if (job.attempts >= job.maxAttempts) {
@@ -105,6 +123,7 @@ export class Worker {
       }
     } finally {
       clearInterval(heartbeat);
+      this.held.delete(job.id);
     }
   }
 

@@ -149,6 +149,40 @@ export class MemoryIndex {
     return new MemoryIndex(docs, vocab, text.finish(vocab.size, textLengths), question.finish(vocab.size, questionLengths));
   }
 
+  /** Position of each memory among the sorted docs (built on first use). */
+  private positions: Map<StoredMemory, number> | null = null;
+  private typical: number | null = null;
+
+  /** The whole answer a memory is part of: its neighbours in the same snapshot under the same question, in order. */
+  answerOf(memory: StoredMemory): StoredMemory[] {
+    this.positions ??= new Map(this.docs.map((m, i) => [m, i]));
+    const at = this.positions.get(memory);
+    if (at === undefined || memory.question === null) return [memory];
+    const same = (m: StoredMemory | undefined) => m !== undefined && m.snapshotId === memory.snapshotId && m.question === memory.question;
+    let first = at;
+    while (same(this.docs[first - 1])) first--;
+    let last = at;
+    while (same(this.docs[last + 1])) last++;
+    return this.docs.slice(first, last + 1);
+  }
+
+  /** Median length in words of the person's answers (runs of memories under one question); 0 without questions. */
+  get typicalAnswerWords(): number {
+    if (this.typical !== null) return this.typical;
+    const lengths: number[] = [];
+    let previous: StoredMemory | undefined;
+    for (const m of this.docs) {
+      const words = m.text.split(' ').length;
+      const continues = previous && m.question !== null && previous.snapshotId === m.snapshotId && previous.question === m.question;
+      if (continues) lengths[lengths.length - 1] = (lengths[lengths.length - 1] ?? 0) + words;
+      else if (m.question !== null) lengths.push(words);
+      previous = m;
+    }
+    lengths.sort((a, b) => a - b);
+    this.typical = lengths[Math.floor(lengths.length / 2)] ?? 0;
+    return this.typical;
+  }
+
   /** Number of indexed memories. */
   get size(): number {
     return this.docs.length;

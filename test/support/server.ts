@@ -48,6 +48,8 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     WORKER_POLL_MS: '50',
     ...extraEnv,
   };
+  // The embedded defaults unless a test asks for PostgreSQL or S3, whatever the developer's shell holds.
+  for (const k of ['DATABASE_URL', 'BLOB_STORE']) if (!(k in extraEnv)) delete env[k];
   let out = '';
   let proc: ChildProcess | null = null;
   const launch = async () => {

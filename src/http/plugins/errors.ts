@@ -12,6 +12,7 @@ const STATUS: Record<ErrorKind, number> = {
   too_large: 413,
   unsupported_media_type: 415,
   unavailable: 503,
+  upstream: 502,
 };
 
 /** Fastify's and its plugins' own client-error codes, in this API's words. */

@@ -8,4 +8,24 @@ export interface BlobStore {
   get(key: string): Promise<Buffer>;
   size(key: string): Promise<number | null>;
   delete(key: string): Promise<void>;
+  /** Present when clients upload straight to the store (S3) instead of through the API. */
+  readonly direct?: DirectUploads;
+}
+
+/** Uploads that bypass the API: a presigned PUT, then a check and a copy when the snapshot is created. */
+export interface DirectUploads {
+  /** A URL that accepts one PUT of the object's bytes until it expires. */
+  presignPut(key: string, ttlSeconds: number): Promise<string>;
+  /** The object's size and entity tag, or null when nothing was written. */
+  head(key: string): Promise<{ size: number; etag: string } | null>;
+  /** Copies exactly the version with this entity tag (a `conflict` DomainError if it changed meanwhile). */
+  copy(from: string, to: string, etag: string): Promise<void>;
+}
+
+const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+
+/** Keys are relative paths of safe segments: nothing can escape the store or its prefix. */
+export function checkBlobKey(key: string): string {
+  if (!KEY.test(key) || key.includes('..')) throw new Error(`Invalid blob key: ${key}`);
+  return key;
 }

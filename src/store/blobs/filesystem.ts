@@ -5,9 +5,7 @@ import path from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { tooLarge } from '../../domain/errors.ts';
-import type { BlobStore } from './blob-store.ts';
-
-const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+import { checkBlobKey, type BlobStore } from './blob-store.ts';
 
 /** Counts bytes and stops the stream as soon as it passes the limit. */
 class ByteLimit extends Transform {
@@ -32,8 +30,7 @@ export class FilesystemBlobStore implements BlobStore {
   }
 
   private pathOf(key: string): string {
-    if (!KEY.test(key) || key.includes('..')) throw new Error(`Invalid blob key: ${key}`);
-    return path.join(this.root, key);
+    return path.join(this.root, checkBlobKey(key));
   }
 
   async putStream(key: string, body: Readable, opts: { maxBytes: number }): Promise<{ size: number }> {

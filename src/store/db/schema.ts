@@ -68,6 +68,10 @@ export interface SnapshotsTable {
   file_kind: string | null;
   person: string | null;
   memory_count: number | null;
+  /** JSON of the leave-some-out self-check (see engines/fidelity-check.ts), null when too few Q/A pairs. */
+  fidelity: string | null;
+  /** Why the expert reflections are missing although an LLM is configured (null when written or not wanted). */
+  reflections_error: string | null;
   created_at: string;
   started_at: string | null;
   completed_at: string | null;
@@ -84,6 +88,23 @@ export interface MemoriesTable {
   end_s: number | null;
   page: number | null;
   question: string | null;
+}
+
+export interface SnapshotProfilesTable {
+  snapshot_id: string;
+  mind_id: string;
+  /** JSON of a SnapshotProfile (memory/profile-types.ts). */
+  profile: string;
+  created_at: string;
+}
+
+export interface SnapshotReflectionsTable {
+  snapshot_id: string;
+  mind_id: string;
+  expert: string;
+  text: string;
+  model: string;
+  created_at: string;
 }
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
@@ -132,6 +153,8 @@ export interface Database {
   artifacts: ArtifactsTable;
   snapshots: SnapshotsTable;
   memories: MemoriesTable;
+  snapshot_profiles: SnapshotProfilesTable;
+  snapshot_reflections: SnapshotReflectionsTable;
   jobs: JobsTable;
   webhook_credentials: WebhookCredentialsTable;
   webhook_events: WebhookEventsTable;

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type SqliteDatabase as SqliteDialectDatabase } from 'kysely';
+import { Kysely, SqliteDialect, type SqliteDatabase as SqliteDialectDatabase } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { migrationProvider } from './migrations/index.ts';
+import { migrate } from './migrate.ts';
 import type { Database } from './schema.ts';
 
 /** Opens (creating if needed) the embedded SQLite database in WAL mode and applies migrations. */
@@ -39,11 +39,4 @@ function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectDatab
   };
 }
 
-export async function migrate(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
-    throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
-  }
-}
+export { migrate };

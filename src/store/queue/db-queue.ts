@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Runtime } from '../../domain/runtime.ts';
+import { dialectOf } from '../db/dialect.ts';
 import type { Database, JobsTable } from '../db/schema.ts';
 import type { ClaimedJob, EnqueueOptions, JobQueue } from './job-queue.ts';
 
@@ -14,14 +15,20 @@ const toClaimed = (r: Selectable<JobsTable>): ClaimedJob => ({
 /**
  * The queue as a table in the service's own database, so a job is enqueued in the same
  * transaction as the row it works on. Claims are leases: an expired lease makes the job
- * claimable again (at-least-once), and attempts are bounded.
+ * claimable again (at-least-once), and attempts are bounded. Runs on SQLite (one writer at a
+ * time) and on PostgreSQL (row locks skipped by concurrent claims).
  */
 export class DbJobQueue implements JobQueue {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly rt: Runtime,
     private readonly defaultMaxAttempts: number,
-  ) {}
+  ) {
+    this.skipLocked = dialectOf(db) === 'postgres';
+  }
+
+  /** PostgreSQL: claim with FOR UPDATE SKIP LOCKED, so concurrent workers never take the same row. */
+  private readonly skipLocked: boolean;
 
   private at(offsetMs = 0): string {
     return new Date(this.rt.now().getTime() + offsetMs).toISOString();
@@ -52,7 +59,7 @@ export class DbJobQueue implements JobQueue {
 
   async claim(workerId: string, leaseMs: number): Promise<ClaimedJob | null> {
     const now = this.at();
-    const next = this.db
+    let next = this.db
       .selectFrom('jobs')
       .select('id')
       .where((eb) =>
@@ -63,6 +70,7 @@ export class DbJobQueue implements JobQueue {
       )
       .orderBy('run_at')
       .limit(1);
+    if (this.skipLocked) next = next.forUpdate().skipLocked();
     const row = await this.db
       .updateTable('jobs')
       .set({
@@ -109,6 +117,17 @@ export class DbJobQueue implements JobQueue {
 
   fail(jobId: string, workerId: string, error: string): Promise<void> {
     return this.finish(jobId, workerId, { state: 'failed', last_error: error });
+  }
+
+  async release(jobId: string, workerId: string): Promise<void> {
+    const now = this.at();
+    await this.db
+      .updateTable('jobs')
+      .set({ state: 'queued', run_at: now, attempts: sql`attempts - 1`, lease_until: null, locked_by: null, updated_at: now })
+      .where('id', '=', jobId)
+      .where('locked_by', '=', workerId)
+      .where('state', '=', 'running')
+      .execute();
   }
 
   async reapExhausted(): Promise<ClaimedJob[]> {

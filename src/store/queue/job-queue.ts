@@ -21,6 +21,8 @@ export interface JobQueue {
   complete(jobId: string, workerId: string): Promise<void>;
   retry(jobId: string, workerId: string, error: string, delayMs: number): Promise<void>;
   fail(jobId: string, workerId: string, error: string): Promise<void>;
+  /** Gives a job in hand back untouched (its attempt not counted), e.g. when the worker shuts down. */
+  release(jobId: string, workerId: string): Promise<void>;
   /** Ends jobs whose lease expired on their last attempt, and returns them so their owners can be told. */
   reapExhausted(): Promise<ClaimedJob[]>;
 }

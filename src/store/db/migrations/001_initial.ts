@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely';
+import { dialectOf } from '../dialect.ts';
 
 /** The first schema. Written with Kysely's schema builder so it runs on SQLite and PostgreSQL alike. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
+  // PostgreSQL's `real` is 4 bytes; seconds keep SQLite's 8-byte precision there.
+  const seconds = dialectOf(db) === 'postgres' ? 'double precision' : 'real';
   await db.schema
     .createTable('accounts')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -83,14 +86,17 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('memories')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    // SQLite: integer primary key autoincrement; PostgreSQL: an identity column.
+    .addColumn('id', 'integer', (c) =>
+      dialectOf(db) === 'postgres' ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement(),
+    )
     .addColumn('snapshot_id', 'text', (c) => c.notNull().references('snapshots.id').onDelete('cascade'))
     .addColumn('mind_id', 'text', (c) => c.notNull())
     .addColumn('seq', 'integer', (c) => c.notNull())
     .addColumn('speaker', 'text')
     .addColumn('text', 'text', (c) => c.notNull())
-    .addColumn('start_s', 'real')
-    .addColumn('end_s', 'real')
+    .addColumn('start_s', seconds)
+    .addColumn('end_s', seconds)
     .addColumn('page', 'integer')
     .addColumn('question', 'text')
     .execute();

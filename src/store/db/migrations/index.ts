@@ -1,9 +1,11 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m001 from './001_initial.ts';
+import * as m002 from './002_profiles.ts';
 
 /** Migrations are versioned in the repo and applied in name order at start. */
 export const migrations: Record<string, Migration> = {
   '001_initial': m001,
+  '002_profiles': m002,
 };
 
 export const migrationProvider: MigrationProvider = {

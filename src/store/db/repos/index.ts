@@ -3,6 +3,7 @@ import type { Database } from '../schema.ts';
 import { AccountsRepo, ApiKeysRepo } from './accounts.ts';
 import { ArtifactsRepo } from './artifacts.ts';
 import { MindsRepo } from './minds.ts';
+import { ProfilesRepo } from './profiles.ts';
 import { SettingsRepo } from './settings.ts';
 import { SnapshotsRepo } from './snapshots.ts';
 import { WebhooksRepo } from './webhooks.ts';
@@ -14,6 +15,7 @@ export interface Repos {
   minds: MindsRepo;
   artifacts: ArtifactsRepo;
   snapshots: SnapshotsRepo;
+  profiles: ProfilesRepo;
   webhooks: WebhooksRepo;
   settings: SettingsRepo;
 }
@@ -25,6 +27,7 @@ export function makeRepos(db: Kysely<Database>): Repos {
     minds: new MindsRepo(db),
     artifacts: new ArtifactsRepo(db),
     snapshots: new SnapshotsRepo(db),
+    profiles: new ProfilesRepo(db),
     webhooks: new WebhooksRepo(db),
     settings: new SettingsRepo(db),
   };

@@ -1,0 +1,21 @@
+# The service image: one image for API nodes (`npm start`, RUN_WORKER=false) and workers (`npm run worker`).
+# Not built in CI (no Docker engine there); see README "Running at scale".
+FROM node:20-bookworm-slim AS deps
+# better-sqlite3 falls back to a source build when no prebuilt binary matches.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY packages ./packages
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY . .
+RUN mkdir -p /data && chown node:node /data
+USER node
+EXPOSE 8080
+# node itself is PID 1 (no npm or shell wrapper), so SIGTERM reaches the service, which drains and exits.
+CMD ["node", "--import", "tsx", "src/main.ts"]

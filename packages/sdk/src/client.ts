@@ -1,0 +1,154 @@
+import { WaitTimeoutError } from './errors.ts';
+import { Paginated } from './pagination.ts';
+import { API_PREFIX, Transport, sleep, type ClientOptions } from './transport.ts';
+import type {
+  CreatedMind,
+  Mind,
+  MindDetail,
+  MindProfile,
+  Model,
+  SignedUrl,
+  SimulateRequest,
+  Simulation,
+  SnapshotStatus,
+  StartedAssessment,
+  UploadResult,
+  WebhookEvent,
+} from './types.ts';
+import { uploadBody, type ProgressListener, type UploadSource } from './upload-body.ts';
+
+export interface ListOptions {
+  /** Page size (1–200; the service's default is 50). */
+  limit?: number;
+  cursor?: string;
+  signal?: AbortSignal;
+}
+
+export interface UploadOptions {
+  fileName?: string;
+  contentType?: string;
+  /** Byte size of a stream source, sent as Content-Length and used for progress. */
+  size?: number;
+  onProgress?: ProgressListener;
+  signal?: AbortSignal;
+}
+
+export type SnapshotSource =
+  | { artifactId: string; file?: never }
+  | { file: Blob; fileName?: string; artifactId?: never };
+
+export type CreateSnapshotOptions = SnapshotSource & { digitalTwinId?: string; speaker?: string; signal?: AbortSignal };
+
+export interface WaitOptions {
+  /** Give up after this long (WaitTimeoutError). Default 10 minutes. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** First poll interval; it grows by half each poll up to `maxIntervalMs`. Default 250 ms. */
+  intervalMs?: number;
+  maxIntervalMs?: number;
+  /** Called with every status read, e.g. for a live status line. */
+  onStatus?: (status: SnapshotStatus) => void;
+}
+
+const enc = encodeURIComponent;
+
+/** The Mind Simulation Service public API v1. */
+export class MindsimClient {
+  readonly transport: Transport;
+
+  constructor(opts: ClientOptions) {
+    this.transport = new Transport(opts);
+  }
+
+  readonly minds = {
+    create: (name: string, signal?: AbortSignal) =>
+      this.transport.json<CreatedMind>({ method: 'POST', path: `${API_PREFIX}/minds`, json: { name }, signal }),
+    /** Newest first, every page: `for await (const mind of client.minds.list())`. */
+    list: (opts: ListOptions = {}) =>
+      new Paginated<Mind>(this.transport, `${API_PREFIX}/minds`, { limit: opts.limit, cursor: opts.cursor }, opts.signal),
+    get: (mindId: string, signal?: AbortSignal) =>
+      this.transport.json<MindDetail>({ method: 'GET', path: `${API_PREFIX}/minds/${enc(mindId)}`, signal }),
+    update: (mindId: string, changes: { name: string }, signal?: AbortSignal) =>
+      this.transport.json<Mind>({ method: 'PATCH', path: `${API_PREFIX}/minds/${enc(mindId)}`, json: changes, signal }),
+    /** The persona profile built from the mind's completed snapshots (409 before one completes). */
+    profile: (mindId: string, signal?: AbortSignal) =>
+      this.transport.json<MindProfile>({ method: 'GET', path: `${API_PREFIX}/minds/${enc(mindId)}/profile`, signal }),
+    delete: async (mindId: string, signal?: AbortSignal): Promise<void> => {
+      const res = await this.transport.send({ method: 'DELETE', path: `${API_PREFIX}/minds/${enc(mindId)}`, signal });
+      await res.body?.cancel();
+    },
+  };
+
+  readonly uploads = {
+    /** A one-time upload URL for the mind. */
+    signedUrl: (mindId: string, query: { fileName?: string; contentType?: string } = {}, signal?: AbortSignal) =>
+      this.transport.json<SignedUrl>({ method: 'GET', path: `${API_PREFIX}/minds/${enc(mindId)}/signed-url`, query, signal }),
+    /**
+     * Uploads a transcript through a signed URL (GET signed-url, then PUT the bytes) and answers the
+     * artifact to create a snapshot from. Blobs and bytes are retried like any PUT; streams are not (they cannot be replayed).
+     */
+    upload: async (mindId: string, source: UploadSource, opts: UploadOptions = {}): Promise<UploadResult & { fileName: string }> => {
+      const fileName = opts.fileName ?? (typeof File !== 'undefined' && source instanceof File ? source.name : undefined);
+      const contentType = opts.contentType ?? (source instanceof Blob && source.type ? source.type : undefined);
+      const target = await this.uploads.signedUrl(mindId, { fileName, contentType }, opts.signal);
+      const upload = uploadBody(source, opts.size, opts.onProgress);
+      const headers: Record<string, string> = { 'content-type': contentType ?? 'application/octet-stream' };
+      if (upload.size !== undefined) headers['content-length'] = String(upload.size);
+      const result = await this.transport.json<UploadResult>({
+        method: 'PUT',
+        path: target.signedUrl,
+        body: upload.body,
+        headers,
+        auth: false,
+        replayable: upload.replayable,
+        signal: opts.signal,
+      });
+      upload.finish();
+      return { ...result, fileName: target.fileName };
+    },
+  };
+
+  readonly snapshots = {
+    /** Starts a snapshot from an uploaded artifact or a file (multipart, at most 4 MB). Never retried. */
+    create: (mindId: string, opts: CreateSnapshotOptions) => {
+      const form = new FormData();
+      if (opts.artifactId) form.append('artifactId', opts.artifactId);
+      if (opts.file) form.append('file', opts.file, opts.fileName ?? (opts.file instanceof File ? opts.file.name : 'transcript'));
+      if (opts.digitalTwinId) form.append('digitalTwinId', opts.digitalTwinId);
+      if (opts.speaker) form.append('speaker', opts.speaker);
+      return this.transport.json<StartedAssessment>({ method: 'POST', path: `${API_PREFIX}/minds/${enc(mindId)}/snapshots`, body: form, signal: opts.signal });
+    },
+    status: (mindId: string, snapshotId: string, signal?: AbortSignal) =>
+      this.transport.json<SnapshotStatus>({ method: 'GET', path: `${API_PREFIX}/minds/${enc(mindId)}/snapshots/${enc(snapshotId)}/status`, signal }),
+    list: (mindId: string, opts: ListOptions = {}) =>
+      new Paginated<SnapshotStatus>(this.transport, `${API_PREFIX}/minds/${enc(mindId)}/snapshots`, { limit: opts.limit, cursor: opts.cursor }, opts.signal),
+    /** Polls with growing intervals until the snapshot is `completed` or `failed`, and answers that record. */
+    wait: async (mindId: string, snapshotId: string, opts: WaitOptions = {}): Promise<SnapshotStatus> => {
+      const deadline = Date.now() + (opts.timeoutMs ?? 600_000);
+      let interval = opts.intervalMs ?? 250;
+      for (;;) {
+        const status = await this.snapshots.status(mindId, snapshotId, opts.signal);
+        opts.onStatus?.(status);
+        if (status.status === 'completed' || status.status === 'failed') return status;
+        const left = deadline - Date.now();
+        if (left <= 0) throw new WaitTimeoutError(`Snapshot ${snapshotId} is still ${status.status}.`, status.status);
+        await sleep(Math.min(interval, left), opts.signal);
+        interval = Math.min(interval * 1.5, opts.maxIntervalMs ?? 5_000);
+      }
+    },
+  };
+
+  readonly models = {
+    list: (signal?: AbortSignal) => this.transport.json<Model[]>({ method: 'GET', path: `${API_PREFIX}/models`, signal }),
+  };
+
+  readonly webhookEvents = {
+    list: (opts: ListOptions = {}) =>
+      new Paginated<WebhookEvent>(this.transport, `${API_PREFIX}/webhook-events`, { limit: opts.limit, cursor: opts.cursor }, opts.signal),
+  };
+
+  /** How the person behind the mind would think, feel, say and act. Needs a completed snapshot (else 409). */
+  simulate(request: SimulateRequest, signal?: AbortSignal): Promise<Simulation> {
+    return this.transport.json<Simulation>({ method: 'POST', path: `${API_PREFIX}/simulate`, json: request, signal });
+  }
+}

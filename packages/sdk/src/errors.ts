@@ -1,0 +1,44 @@
+import type { ErrorBody } from './types.ts';
+
+/** A non-2xx answer of the API: `{error:{code, message, details}}` plus the `X-Request-Id` header. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+  readonly code: string;
+  readonly details: Record<string, unknown> | undefined;
+  readonly requestId: string | null;
+
+  constructor(status: number, code: string, message: string, requestId: string | null, details?: Record<string, unknown>) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.requestId = requestId;
+    this.details = details;
+  }
+
+  /** Reads an error response; bodies that are not the API's error shape keep their text as the message. */
+  static async from(res: Response): Promise<ApiError> {
+    const requestId = res.headers.get('x-request-id');
+    const text = await res.text().catch(() => '');
+    try {
+      const body = JSON.parse(text) as Partial<ErrorBody>;
+      if (body.error && typeof body.error.code === 'string') {
+        return new ApiError(res.status, body.error.code, body.error.message, requestId, body.error.details);
+      }
+    } catch {
+      /* not JSON */
+    }
+    const message = text.trim().slice(0, 500) || `HTTP ${res.status} ${res.statusText}`.trim();
+    return new ApiError(res.status, `http_${res.status}`, message, requestId);
+  }
+}
+
+/** `snapshots.wait` ran out of time before the snapshot ended. */
+export class WaitTimeoutError extends Error {
+  override readonly name = 'WaitTimeoutError';
+  readonly lastStatus: string | undefined;
+  constructor(message: string, lastStatus?: string) {
+    super(message);
+    this.lastStatus = lastStatus;
+  }
+}

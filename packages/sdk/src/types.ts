@@ -1,0 +1,36 @@
+/**
+ * The API's types, derived from `openapi.ts`, which is generated from the OpenAPI document the
+ * service serves (`npm run generate -w @mindsim/sdk`): nothing here is written twice.
+ */
+import type { components, paths } from './openapi.ts';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+/** The JSON body of a path's successful (200) response. */
+type Ok<P extends keyof paths, M extends Method> = paths[P][M] extends {
+  responses: { 200: { content: { 'application/json': infer T } } };
+}
+  ? T
+  : never;
+type JsonBody<P extends keyof paths, M extends Method> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer T } };
+}
+  ? T
+  : never;
+
+export type { components, paths };
+export type Mind = components['schemas']['Mind'];
+export type DigitalTwin = components['schemas']['DigitalTwin'];
+export type MindDetail = Ok<'/api/public/v1/minds/{mindId}', 'get'>;
+export type MindProfile = components['schemas']['MindProfile'];
+export type CreatedMind = Ok<'/api/public/v1/minds', 'post'>;
+export type SignedUrl = Ok<'/api/public/v1/minds/{mindId}/signed-url', 'get'>;
+export type SignedUrlQuery = NonNullable<paths['/api/public/v1/minds/{mindId}/signed-url']['get']['parameters']['query']>;
+export type UploadResult = Ok<'/uploads/{artifactId}', 'put'>;
+export type StartedAssessment = Ok<'/api/public/v1/minds/{mindId}/snapshots', 'post'>;
+export type SnapshotStatus = components['schemas']['SnapshotStatus'];
+export type SimulateRequest = JsonBody<'/api/public/v1/simulate', 'post'>;
+export type Simulation = Ok<'/api/public/v1/simulate', 'post'>;
+export type Evidence = Simulation['evidence'][number];
+export type Model = Ok<'/api/public/v1/models', 'get'>[number];
+export type WebhookEvent = components['schemas']['WebhookEvent'];
+export type ErrorBody = components['schemas']['Error'];

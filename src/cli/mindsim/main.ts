@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { loginCommand } from './login-command.ts';
+import { mcpCommand } from './mcp-command.ts';
+import { mindsCommands } from './minds-commands.ts';
+import { simulateCommands } from './simulate-commands.ts';
+import { EXIT, reportError, type OutputOptions } from './terminal.ts';
+import { uploadCommand } from './upload-command.ts';
+
+const pkg = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+/** `mindsim`: the Mind Simulation Service from a terminal, through the SDK. */
+export function buildProgram(): Command {
+  const program = new Command('mindsim')
+    .description('Build minds from transcripts and simulate how the person would think, feel, say and act.')
+    .version(pkg.version)
+    .option('--json', 'print exactly one JSON object (the API response) on stdout')
+    .exitOverride()
+    .showSuggestionAfterError()
+    .addHelpText(
+      'after',
+      '\nConfiguration: MINDSIM_BASE_URL and MINDSIM_API_KEY, or `mindsim login`.\nExit codes: 0 success, 1 API or network error, 2 usage error.',
+    );
+  const global = (): OutputOptions => program.opts<OutputOptions>();
+  loginCommand(program, global);
+  mindsCommands(program, global);
+  uploadCommand(program, global);
+  simulateCommands(program, global);
+  mcpCommand(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      return ['commander.helpDisplayed', 'commander.version'].includes(err.code) ? EXIT.ok : EXIT.usage;
+    }
+    return reportError(err, { json: argv.includes('--json') });
+  }
+}
+
+process.exitCode = await main(process.argv);

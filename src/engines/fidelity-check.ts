@@ -1,0 +1,54 @@
+/**
+ * Leave-some-out self-check of a snapshot: hold out some of the person's answers, answer their
+ * questions with the offline engine from the rest, and score the simulated `saying` against the
+ * real answers, next to a baseline (another answer of the same person, chosen with a fixed seed).
+ */
+import { qaPairsOf } from '../memory/profile.ts';
+import { scoreAnswer, seededRandom } from '../memory/fidelity.ts';
+import type { Memory } from '../memory/types.ts';
+import { GroundedEngine } from './grounded.ts';
+
+/** Fewer Q/A pairs than this: no self-check (null). */
+export const MIN_FIDELITY_PAIRS = 8;
+const MAX_HELD_OUT = 30;
+const MIN_ANSWER_WORDS = 8;
+
+export interface Fidelity {
+  pairs: number;
+  heldOut: number;
+  tokenF1: number;
+  rougeL: number;
+  baselineF1: number;
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
+
+export function fidelityCheck(memories: readonly Memory[]): Fidelity | null {
+  const pairs = qaPairsOf(memories).filter((p) => p.question.includes('?'));
+  if (pairs.length < MIN_FIDELITY_PAIRS) return null;
+  const textOf = (p: { firstSeq: number; lastSeq: number }) =>
+    memories.slice(p.firstSeq, p.lastSeq + 1).map((m) => m.text).join(' ');
+  // Every 4th pair with a substantial answer, at most MAX_HELD_OUT: deterministic and spread out.
+  const step = Math.max(4, Math.ceil(pairs.length / MAX_HELD_OUT));
+  const heldOut = pairs.filter((p, i) => i % step === step - 1 && textOf(p).split(' ').length >= MIN_ANSWER_WORDS);
+  if (heldOut.length === 0) return null;
+  const hidden = new Set(heldOut.flatMap((p) => Array.from({ length: p.lastSeq - p.firstSeq + 1 }, (_, k) => p.firstSeq + k)));
+  const kept = memories.filter((m) => !hidden.has(m.seq)).map((m) => ({ ...m, snapshotId: 'self-check' }));
+  const keptPairs = pairs.filter((p) => !heldOut.includes(p));
+  const engine = new GroundedEngine({ cacheSize: 1 });
+  const random = seededRandom(pairs.length);
+  const scores = heldOut.map((p) => {
+    const real = textOf(p);
+    const { analysis } = engine.answer({ mindName: '', memoryKey: 'self-check', memories: kept, scenario: p.question });
+    const other = keptPairs[Math.floor(random() * keptPairs.length)];
+    return { ...scoreAnswer(analysis.saying, real), baseline: other ? scoreAnswer(textOf(other), real).tokenF1 : 0 };
+  });
+  return {
+    pairs: pairs.length,
+    heldOut: heldOut.length,
+    tokenF1: round(mean(scores.map((s) => s.tokenF1))),
+    rougeL: round(mean(scores.map((s) => s.rougeL))),
+    baselineF1: round(mean(scores.map((s) => s.baseline))),
+  };
+}

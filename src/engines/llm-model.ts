@@ -1,0 +1,78 @@
+/**
+ * The language model behind mind-reasoner-pro, through the AI SDK, and one call path for every
+ * structured request: a zod schema for the answer, a time limit, bounded retries with backoff
+ * (the SDK's maxRetries), and provider failures turned into the API's errors:
+ * 502 `llm_error` (the provider answered with an error or an unusable answer),
+ * 503 `llm_unavailable` (unreachable, timed out, rate limited).
+ */
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { APICallError, generateObject, NoObjectGeneratedError, RetryError, type LanguageModel } from 'ai';
+import type { z } from 'zod';
+import type { LlmSettings } from '../config.ts';
+import { llmError, llmUnavailable } from '../domain/errors.ts';
+
+export function languageModel(s: LlmSettings): LanguageModel {
+  switch (s.provider) {
+    case 'openai':
+      // Chat Completions: spoken by OpenAI and by every OpenAI-style gateway.
+      return createOpenAI({ apiKey: s.apiKey, baseURL: s.baseUrl }).chat(s.model);
+    case 'anthropic':
+      return createAnthropic({ apiKey: s.apiKey, baseURL: s.baseUrl })(s.model);
+    case 'openai-compatible':
+      return createOpenAICompatible({
+        name: 'llm',
+        baseURL: s.baseUrl ?? '',
+        apiKey: s.apiKey,
+        supportsStructuredOutputs: true,
+      }).chatModel(s.model);
+  }
+}
+
+/** The API error for a failed call (see the module comment). */
+export function mapLlmFailure(err: unknown): Error {
+  const last = RetryError.isInstance(err) ? err.lastError : err;
+  if (APICallError.isInstance(last)) {
+    const status = last.statusCode;
+    if (status === undefined || status === 408 || status === 429) {
+      return llmUnavailable('The language model could not be reached. Try again later.', { status: status ?? null });
+    }
+    return llmError(`The language model answered with an error (HTTP ${status}).`, { status });
+  }
+  if (NoObjectGeneratedError.isInstance(last)) return llmError('The language model returned an answer that does not fit the expected structure.');
+  const name = (last as { name?: string } | null)?.name;
+  if (name === 'AbortError' || name === 'TimeoutError') return llmUnavailable('The language model did not answer in time.');
+  return llmUnavailable(`The language model could not be reached: ${(last as Error | null)?.message ?? 'unknown error'}.`);
+}
+
+export class LlmClient {
+  private readonly model: LanguageModel;
+
+  constructor(readonly settings: LlmSettings) {
+    this.model = languageModel(settings);
+  }
+
+  get modelName(): string {
+    return `${this.settings.provider}:${this.settings.model}`;
+  }
+
+  /** One structured answer validated by `schema`; throws the mapped API error on failure. */
+  async object<T>(schema: z.ZodType<T>, system: string, prompt: string, name: string): Promise<T> {
+    try {
+      const { object } = await generateObject({
+        model: this.model,
+        schema,
+        schemaName: name,
+        system,
+        prompt,
+        temperature: 0,
+        maxRetries: this.settings.maxRetries,
+        abortSignal: AbortSignal.timeout(this.settings.timeoutMs),
+      });
+      return object;
+    } catch (err) {
+      throw mapLlmFailure(err);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Prompts for mind-reasoner-pro: the person's profile, the experts' reflections and their own
+ * statements (the whole transcript when it fits the context budget, else the retrieved ones).
+ * The interviewer's words appear only as the questions the person answered, marked as such.
+ */
+import type { MindProfile } from '../memory/profile-merge.ts';
+import type { StoredMemory } from '../memory/types.ts';
+import type { Reflection } from './types.ts';
+
+export function profileBrief(p: MindProfile): string {
+  const lines: string[] = [];
+  if (p.topics.length) {
+    lines.push('Topics they talk about (mentions, sentiment):');
+    for (const t of p.topics.slice(0, 10)) {
+      lines.push(`- ${t.label} (${t.mentions}, ${t.affect.label})${t.stances[0] ? `: "${t.stances[0].text}"` : ''}`);
+    }
+  }
+  if (p.behaviours.length) {
+    lines.push('Behaviours they state:');
+    for (const b of p.behaviours.slice(0, 10)) lines.push(`- [${b.kind}] "${b.evidence.text}"`);
+  }
+  const s = p.style;
+  const phrases = (xs: Array<{ phrase: string }>) => xs.slice(0, 6).map((x) => `"${x.phrase}"`).join(', ') || 'none';
+  lines.push(
+    `Style: ${s.avgSentenceWords} words per sentence on average; signature phrases ${phrases(s.signaturePhrases)}; ` +
+      `fillers ${phrases(s.fillers)}; hedges ${phrases(s.hedges)}.`,
+  );
+  return lines.join('\n');
+}
+
+export function reflectionsBrief(reflections: readonly Reflection[]): string {
+  if (reflections.length === 0) return '(none)';
+  return reflections.map((r) => `[${r.expert}] ${r.text}`).join('\n');
+}
+
+/** Memories as numbered lines, grouped under the question they answered. */
+export function memoriesBrief(memories: readonly StoredMemory[]): string {
+  const lines: string[] = [];
+  let question: string | null = null;
+  memories.forEach((m, i) => {
+    if (m.question && m.question !== question) lines.push(`(Interviewer asked: "${m.question}")`);
+    question = m.question;
+    lines.push(`[M${i + 1}] ${m.text}`);
+  });
+  return lines.join('\n');
+}
+
+export function simulationSystem(mindName: string): string {
+  return (
+    `You simulate ${mindName}, a real person, from what they said in interviews. ` +
+    'Answer only from the material given: their profile, expert reflections about them and their own statements. ' +
+    "Never present the interviewer's words as theirs. When the material does not cover the scenario, say so and give a low confidence."
+  );
+}
+
+export function simulationPrompt(mindName: string, profile: string, reflections: string, memories: string, scenario: string): string {
+  return [
+    `# Profile of ${mindName}`,
+    profile,
+    '# Expert reflections',
+    reflections,
+    `# What ${mindName} said`,
+    memories,
+    '# Scenario',
+    scenario,
+    '# Task',
+    `Answer as ${mindName} would. thinking: how they would reason about it (third person). feeling: how they would feel. ` +
+      `saying: what they would say, in the first person, in their own phrasing and style (reuse their words). ` +
+      'acting: what they would do. confidence: 0 to 1, how well the material supports this answer.',
+  ].join('\n\n');
+}
+
+export function reflectionSystem(): string {
+  return (
+    'You are a panel of four experts — a psychologist, a behavioural economist, a political scientist and a demographer. ' +
+    'Each writes a short reflection (3 to 5 sentences) on the person, grounded only in the material given.'
+  );
+}
+
+export function reflectionPrompt(mindName: string, profile: string, memories: string): string {
+  return [`# Profile of ${mindName}`, profile, `# What ${mindName} said`, memories, '# Task', `Write the four reflections on ${mindName}.`].join(
+    '\n\n',
+  );
+}

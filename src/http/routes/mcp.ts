@@ -1,0 +1,77 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { AuthContext } from '../../domain/accounts.ts';
+import { tooLarge } from '../../domain/errors.ts';
+import { createMcpServer, type MindsimBackend, type UploadRequest } from '../../mcp/tools.ts';
+import { authOf, requireApiKey } from '../plugins/auth.ts';
+import { errorBody } from '../plugins/errors.ts';
+import type { HttpSettings, Services } from '../services.ts';
+
+/** The MCP tools over the domain services, as the authenticated account. */
+class ServiceBackend implements MindsimBackend {
+  constructor(
+    private readonly s: Services,
+    private readonly cfg: HttpSettings,
+    private readonly auth: AuthContext,
+  ) {}
+
+  createMind(name: string) {
+    return this.s.minds.create(this.auth, name);
+  }
+
+  async listMinds(limit: number) {
+    return (await this.s.minds.list(this.auth, limit)).items;
+  }
+
+  async uploadTranscript({ mindId, transcript, digitalTwinId, speaker }: UploadRequest) {
+    if (transcript.kind !== 'content') throw new Error('Send the transcript content over HTTP.');
+    if (transcript.bytes.length > this.cfg.maxDirectFileBytes) throw tooLarge(this.cfg.maxDirectFileBytes, 'The transcript');
+    const file = { bytes: transcript.bytes, fileName: transcript.fileName };
+    const started = await this.s.snapshots.createFromFile(this.auth, mindId, file, { digitalTwinId, speaker });
+    this.cfg.onSnapshotEnqueued?.();
+    return started;
+  }
+
+  snapshotStatus(mindId: string, snapshotId: string) {
+    return this.s.snapshots.status(this.auth, mindId, snapshotId);
+  }
+
+  simulate(mindId: string, message: string, model?: string) {
+    return this.s.simulation.simulate(this.auth, { mindId, selectedSimulationModel: model, scenario: { message } });
+  }
+
+  getProfile(mindId: string) {
+    return this.s.profiles.profile(this.auth, mindId);
+  }
+}
+
+/**
+ * MCP Streamable HTTP transport at `/mcp`, stateless: each POST gets its own server and transport,
+ * authenticated with the same Bearer API key as the public API. GET (a standalone SSE stream) and
+ * DELETE (ending a session) have no meaning without sessions and answer 405.
+ */
+export const mcpRoutes =
+  (s: Services, cfg: HttpSettings): FastifyPluginAsync =>
+  async (app) => {
+    requireApiKey(app, s.accounts);
+    // A base64 transcript of the largest direct file size, plus the JSON-RPC envelope.
+    const bodyLimit = Math.ceil((cfg.maxDirectFileBytes * 4) / 3) + 64 * 1024;
+
+    app.post('/mcp', { bodyLimit, schema: { hide: true } }, async (req, reply) => {
+      const server = createMcpServer(new ServiceBackend(s, cfg, authOf(req)), 'http');
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      reply.raw.setHeader('X-Request-Id', req.id);
+      reply.hijack();
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req.raw, reply.raw, req.body);
+    });
+
+    const notAllowed = async (_req: unknown, reply: FastifyReply) =>
+      reply.code(405).header('Allow', 'POST').send(errorBody('method_not_allowed', 'This MCP endpoint is stateless: POST JSON-RPC messages to it.'));
+    app.get('/mcp', { schema: { hide: true } }, notAllowed);
+    app.delete('/mcp', { schema: { hide: true } }, notAllowed);
+  };

@@ -1,0 +1,130 @@
+/**
+ * A mind's profile: the snapshot profiles of its completed snapshots merged into one, every
+ * statement carrying its source (snapshotId + seq/start/end/page). Pure and deterministic.
+ */
+import type { BehaviourKind } from './behaviours.ts';
+import type { AffectLabel, PhraseCount, ProfileRef, SnapshotProfile } from './profile-types.ts';
+
+export interface EvidenceRef extends ProfileRef {
+  snapshotId: string;
+}
+
+export interface MindTopic {
+  key: string;
+  label: string;
+  mentions: number;
+  affect: { sentiment: number; label: AffectLabel; positive: number; negative: number };
+  stances: EvidenceRef[];
+}
+
+export interface MindProfile {
+  snapshotIds: string[];
+  topics: MindTopic[];
+  keyphrases: PhraseCount[];
+  behaviours: Array<{ kind: BehaviourKind; topic: string | null; evidence: EvidenceRef }>;
+  style: {
+    words: number;
+    sentences: number;
+    avgSentenceWords: number;
+    signaturePhrases: PhraseCount[];
+    fillers: PhraseCount[];
+    hedges: PhraseCount[];
+  };
+  qaPairCount: number;
+  qaPairs: Array<{ snapshotId: string; question: string; firstSeq: number; lastSeq: number }>;
+}
+
+const MAX_TOPICS = 15;
+const MAX_STANCES = 4;
+const MAX_BEHAVIOURS = 30;
+const MAX_QA = 200;
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+function affectLabel(sentiment: number, positive: number, negative: number, mentions: number): AffectLabel {
+  if (positive >= mentions * 0.25 && negative >= mentions * 0.25) return 'mixed';
+  if (sentiment >= 0.1) return 'positive';
+  if (sentiment <= -0.1) return 'negative';
+  return 'neutral';
+}
+
+function sumPhrases(lists: ReadonlyArray<readonly PhraseCount[]>, top: number): PhraseCount[] {
+  const counts = new Map<string, number>();
+  for (const list of lists) for (const p of list) counts.set(p.phrase, (counts.get(p.phrase) ?? 0) + p.count);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, top)
+    .map(([phrase, count]) => ({ phrase, count }));
+}
+
+interface TopicSum {
+  labels: Map<string, number>;
+  mentions: number;
+  sentimentSum: number;
+  positive: number;
+  negative: number;
+  stances: EvidenceRef[];
+}
+
+/** Merge snapshot profiles, given in snapshot order. */
+export function mergeProfiles(profiles: ReadonlyArray<{ snapshotId: string; profile: SnapshotProfile }>): MindProfile {
+  const topics = new Map<string, TopicSum>();
+  for (const { snapshotId, profile } of profiles) {
+    for (const t of profile.topics) {
+      const e: TopicSum = topics.get(t.key) ?? { labels: new Map(), mentions: 0, sentimentSum: 0, positive: 0, negative: 0, stances: [] };
+      topics.set(t.key, e);
+      e.labels.set(t.label, (e.labels.get(t.label) ?? 0) + t.mentions);
+      e.mentions += t.mentions;
+      e.sentimentSum += t.sentiment * t.mentions;
+      e.positive += t.positive;
+      e.negative += t.negative;
+      e.stances.push(...t.stances.map((r) => ({ snapshotId, ...r })));
+    }
+  }
+  const styles = profiles.map((p) => p.profile.style);
+  const words = styles.reduce((s, x) => s + x.words, 0);
+  const sentences = styles.reduce((s, x) => s + x.sentences, 0);
+  const qaPairs = profiles.flatMap(({ snapshotId, profile }) => profile.qa.map((q) => ({ snapshotId, ...q })));
+  return {
+    snapshotIds: profiles.map((p) => p.snapshotId),
+    topics: [...topics]
+      .sort((a, b) => b[1].mentions - a[1].mentions || a[0].localeCompare(b[0]))
+      .slice(0, MAX_TOPICS)
+      .map(([key, e]) => {
+        const sentiment = round(e.sentimentSum / Math.max(1, e.mentions));
+        const label = [...e.labels].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? key;
+        return {
+          key,
+          label,
+          mentions: e.mentions,
+          affect: { sentiment, label: affectLabel(sentiment, e.positive, e.negative, e.mentions), positive: e.positive, negative: e.negative },
+          stances: e.stances.slice(0, MAX_STANCES),
+        };
+      }),
+    keyphrases: sumPhrases(
+      profiles.map((p) => p.profile.keyphrases),
+      15,
+    ),
+    behaviours: profiles
+      .flatMap(({ snapshotId, profile }) => profile.behaviours.map((b) => ({ kind: b.kind, topic: b.topic, evidence: { snapshotId, ...b.ref } })))
+      .slice(0, MAX_BEHAVIOURS),
+    style: {
+      words,
+      sentences,
+      avgSentenceWords: sentences ? Math.round((words / sentences) * 10) / 10 : 0,
+      signaturePhrases: sumPhrases(
+        styles.map((s) => s.signaturePhrases),
+        10,
+      ),
+      fillers: sumPhrases(
+        styles.map((s) => s.fillers),
+        20,
+      ),
+      hedges: sumPhrases(
+        styles.map((s) => s.hedges),
+        20,
+      ),
+    },
+    qaPairCount: qaPairs.length,
+    qaPairs: qaPairs.slice(0, MAX_QA),
+  };
+}

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { client, fileForm, startServer, waitForSnapshot, type Client, type TestServer } from './support/server.ts';
+import { longInterview, makePdf, sampleInterview, teamsVtt } from './support/fixtures.ts';
+
+let srv: TestServer;
+let api: Client;
+
+before(async () => {
+  srv = await startServer({ STRICT_MODELS: 'true' });
+  api = client(srv.api, srv.apiKey);
+});
+after(() => srv.stop());
+
+async function mindWith(bytes: Buffer | string, fileName: string) {
+  const mind = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind as { id: string };
+  const r = await api.post(`/minds/${mind.id}/snapshots`, fileForm(bytes, fileName));
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  const status = await waitForSnapshot(api, mind.id, r.body.mindAssessmentId);
+  assert.equal(status.status, 'completed', JSON.stringify(status));
+  return { mindId: mind.id, snapshotId: r.body.mindAssessmentId as string, status };
+}
+
+describe('GET /minds/{mindId}/profile', () => {
+  const interview = sampleInterview();
+  const personText = interview.filter((t) => t.speaker === 'Sam Okafor').map((t) => t.text).join(' ');
+
+  it("returns topics, stances, affect, behaviours, style and Q→A pairs, all evidenced by the person's own words", async () => {
+    const { mindId, snapshotId } = await mindWith(await makePdf(interview, { qa: true }), 'qa.pdf');
+    const r = await api.get(`/minds/${mindId}/profile`);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const p = r.body;
+    assert.equal(p.mindId, mindId);
+    assert.deepEqual(p.snapshotIds, [snapshotId]);
+    assert.ok(p.topics.length > 0);
+    const evidence = [...p.topics.flatMap((t: { stances: unknown[] }) => t.stances), ...p.behaviours.map((b: { evidence: unknown }) => b.evidence)];
+    assert.ok(evidence.length > 0);
+    for (const e of evidence) {
+      assert.equal(e.snapshotId, snapshotId);
+      assert.equal(typeof e.seq, 'number');
+      assert.ok(typeof e.page === 'number' && e.page >= 1, 'PDF evidence carries its page');
+      assert.ok(personText.includes(e.text.slice(0, 30)), `evidence is the person's text: ${e.text}`);
+    }
+    for (const t of p.topics) assert.ok(['positive', 'negative', 'neutral', 'mixed'].includes(t.affect.label));
+    const kinds = p.behaviours.map((b: { kind: string }) => b.kind);
+    assert.ok(kinds.includes('always') && kinds.includes('never'), `stated behaviours: ${kinds}`);
+    assert.match(p.behaviours.map((b: { evidence: { text: string } }) => b.evidence.text).join(' '), /I never merge a pull request without a test/);
+    assert.ok(p.style.words > 300 && p.style.avgSentenceWords > 5);
+    assert.equal(p.qaPairCount, 8);
+    assert.match(p.qaPairs[1].question, /remotely or in an office\?/);
+  });
+
+  it('merges every completed snapshot and reports fidelity on the status', async () => {
+    const { mindId, status } = await mindWith(teamsVtt(longInterview(3000)), 'long.vtt');
+    assert.ok(status.fidelity, 'a snapshot with many Q/A pairs has a self-check');
+    assert.ok(status.fidelity.pairs >= 8 && status.fidelity.heldOut > 0);
+    for (const k of ['tokenF1', 'rougeL', 'baselineF1']) assert.ok(status.fidelity[k] >= 0 && status.fidelity[k] <= 1, k);
+    const second = await api.post(`/minds/${mindId}/snapshots`, fileForm(teamsVtt(sampleInterview()), 'second.vtt'));
+    await waitForSnapshot(api, mindId, second.body.mindAssessmentId);
+    const p = (await api.get(`/minds/${mindId}/profile`)).body;
+    assert.equal(p.snapshotIds.length, 2);
+    assert.ok(p.qaPairCount > 8);
+  });
+
+  it('404 for an unknown mind or another account’s, 409 snapshot_not_ready before a completed snapshot', async () => {
+    assert.equal((await api.get(`/minds/00000000-0000-4000-8000-000000000000/profile`)).status, 404);
+    const mind = (await api.post('/minds', { name: 'Empty' })).body.mind;
+    const r = await api.get(`/minds/${mind.id}/profile`);
+    assert.equal(r.status, 409);
+    assert.equal(r.body.error.code, 'snapshot_not_ready');
+    const other = JSON.parse((await srv.admin('create-account', '--email', 'other@example.com', '--tier', 'pro')).stdout);
+    const r2 = await client(srv.api, other.apiKey).get(`/minds/${mind.id}/profile`);
+    assert.equal(r2.status, 404);
+  });
+});
+
+describe('STRICT_MODELS=true without an LLM', () => {
+  it('400 model_unavailable for mind-reasoner-pro; standard still answers', async () => {
+    const { mindId } = await mindWith(teamsVtt(sampleInterview()), 'strict.vtt');
+    const pro = await api.post('/simulate', { mindId, selectedSimulationModel: 'mind-reasoner-pro', scenario: { message: 'Coffee?' } });
+    assert.equal(pro.status, 400);
+    assert.equal(pro.body.error.code, 'model_unavailable');
+    const std = await api.post('/simulate', { mindId, selectedSimulationModel: 'mind-reasoner-standard', scenario: { message: 'How much coffee do you drink?' } });
+    assert.equal(std.status, 200);
+    assert.equal(std.body.model, 'mind-reasoner-standard');
+  });
+});

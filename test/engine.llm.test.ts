@@ -1,0 +1,173 @@
+/**
+ * mind-reasoner-pro against a local server that speaks the OpenAI chat-completions protocol:
+ * what the prompt carries, how the structured answer is mapped, and the failure paths.
+ */
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { client, fileForm, startServer, waitForSnapshot, type Client, type TestServer } from './support/server.ts';
+import { sampleInterview, teamsVtt } from './support/fixtures.ts';
+
+type Mode = 'ok' | 'fail' | 'hang';
+interface Received {
+  schemaName: string;
+  system: string;
+  user: string;
+  body: Record<string, unknown>;
+}
+
+let mode: Mode = 'ok';
+const received: Received[] = [];
+let provider: http.Server;
+let llmPort = 0;
+let srv: TestServer;
+let api: Client;
+
+const ANSWER = {
+  thinking: 'They would weigh focus against visibility.',
+  feeling: 'Relaxed about it.',
+  saying: "Remote, without question. I'm far more productive at home.",
+  acting: 'They would keep working from home and go in once a week.',
+  confidence: 0.8,
+};
+const REFLECTIONS = {
+  psychologist: 'Values autonomy and routine.',
+  behaviouralEconomist: 'Weighs long-term learning over short-term security.',
+  politicalScientist: 'Believes companies owe the commons.',
+  demographer: 'A mid-career software engineer.',
+};
+
+function completion(content: string) {
+  return {
+    id: 'chatcmpl-test',
+    object: 'chat.completion',
+    created: 1_700_000_000,
+    model: 'test-model',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+  };
+}
+
+function startProvider(port = 0): Promise<number> {
+  provider = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (d: Buffer) => (raw += d.toString()));
+    req.on('end', () => {
+      if (req.url !== '/v1/chat/completions') return void res.writeHead(404).end();
+      const body = JSON.parse(raw) as { messages: Array<{ role: string; content: string }>; response_format?: { json_schema?: { name?: string } } };
+      const text = (role: string) => body.messages.filter((m) => m.role === role).map((m) => m.content).join('\n');
+      const schemaName = body.response_format?.json_schema?.name ?? '';
+      received.push({ schemaName, system: text('system'), user: text('user'), body });
+      if (mode === 'hang') return; // never answers: the client's time limit fires
+      if (mode === 'fail') {
+        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'boom', type: 'server_error' } }));
+        return;
+      }
+      const content = JSON.stringify(schemaName === 'reflections' ? REFLECTIONS : ANSWER);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(content)));
+    });
+  });
+  return new Promise((resolve) => provider.listen(port, '127.0.0.1', () => resolve((provider.address() as AddressInfo).port)));
+}
+
+before(async () => {
+  llmPort = await startProvider();
+  srv = await startServer({
+    LLM_PROVIDER: 'openai-compatible',
+    LLM_BASE_URL: `http://127.0.0.1:${llmPort}/v1`,
+    LLM_API_KEY: 'test-key',
+    LLM_MODEL: 'test-model',
+    LLM_MAX_RETRIES: '1',
+    LLM_TIMEOUT_MS: '3500',
+  });
+  api = client(srv.api, srv.apiKey);
+});
+after(async () => {
+  await srv.stop();
+  provider.closeAllConnections();
+  await new Promise((r) => provider.close(r));
+});
+
+const interview = sampleInterview();
+const interviewerText = interview.filter((t) => t.speaker !== 'Sam Okafor').map((t) => t.text);
+let mindId = '';
+
+describe('mind-reasoner-pro with an LLM configured', () => {
+  it('writes the four expert reflections when the snapshot is processed', async () => {
+    const mind = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind;
+    mindId = mind.id;
+    const r = await api.post(`/minds/${mindId}/snapshots`, fileForm(teamsVtt(interview), 'talk.vtt'));
+    const status = await waitForSnapshot(api, mindId, r.body.mindAssessmentId);
+    assert.equal(status.status, 'completed');
+    const reflection = received.find((x) => x.schemaName === 'reflections');
+    assert.ok(reflection, 'a reflections request was sent');
+    assert.match(reflection.system, /psychologist/);
+    assert.match(reflection.user, /I never merge a pull request without a test/);
+    const models = (await api.get('/models')).body;
+    assert.equal(models.find((m: { id: string }) => m.id === 'mind-reasoner-pro').available, true);
+  });
+
+  it('sends profile, reflections and memories; maps the structured answer; evidence is what was sent', async () => {
+    received.length = 0;
+    const r = await api.post('/simulate', { mindId, selectedSimulationModel: 'mind-reasoner-pro', scenario: { message: 'Would you go back to an office full time?' } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.model, 'mind-reasoner-pro');
+    assert.deepEqual(r.body.analysis, { thinking: ANSWER.thinking, feeling: ANSWER.feeling, saying: ANSWER.saying, acting: ANSWER.acting });
+    assert.equal(r.body.message, ANSWER.saying);
+    assert.equal(r.body.confidence, 0.8);
+    const sent = received.find((x) => x.schemaName === 'simulation');
+    assert.ok(sent, 'a simulation request was sent');
+    assert.equal(sent.body.model, 'test-model');
+    assert.match(sent.system, /Sam Okafor/);
+    assert.match(sent.user, /# Profile of Sam Okafor/);
+    assert.match(sent.user, /\[psychologist\] Values autonomy and routine\./);
+    assert.match(sent.user, /Would you go back to an office full time\?/);
+    assert.match(sent.user, /offices are built for visibility, not for focus/);
+    assert.ok(r.body.evidence.length > 0);
+    for (const e of r.body.evidence) {
+      assert.ok(sent.user.includes(e.text), `evidence was sent: ${e.text}`);
+      assert.ok(!interviewerText.some((q) => q.includes(e.text)), `evidence is the person's: ${e.text}`);
+    }
+  });
+
+  it('a provider error (HTTP 500) is a 502 llm_error, after bounded retries', async () => {
+    mode = 'fail';
+    received.length = 0;
+    const r = await api.post('/simulate', { mindId, scenario: { message: 'Coffee?' } });
+    assert.equal(r.status, 502, JSON.stringify(r.body));
+    assert.equal(r.body.error.code, 'llm_error');
+    assert.equal(received.length, 2, 'one try and one retry (LLM_MAX_RETRIES=1)');
+  });
+
+  it('a provider that does not answer in time is a 503 llm_unavailable', async () => {
+    mode = 'hang';
+    const t0 = Date.now();
+    const r = await api.post('/simulate', { mindId, scenario: { message: 'Coffee?' } });
+    assert.equal(r.status, 503, JSON.stringify(r.body));
+    assert.equal(r.body.error.code, 'llm_unavailable');
+    assert.ok(Date.now() - t0 < 8000);
+  });
+
+  it('a provider that refuses connections is a 503 llm_unavailable; standard still answers offline', async () => {
+    provider.closeAllConnections();
+    await new Promise((r) => provider.close(r));
+    const r = await api.post('/simulate', { mindId, scenario: { message: 'Coffee?' } });
+    assert.equal(r.status, 503, JSON.stringify(r.body));
+    assert.equal(r.body.error.code, 'llm_unavailable');
+    const std = await api.post('/simulate', { mindId, selectedSimulationModel: 'mind-reasoner-standard', scenario: { message: 'How much coffee do you drink?' } });
+    assert.equal(std.status, 200);
+    mode = 'ok';
+    await startProvider(llmPort); // back for `after`
+  });
+
+  it('reflections failing does not fail the snapshot: it completes without them', async () => {
+    mode = 'fail';
+    const mind = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind;
+    const r = await api.post(`/minds/${mind.id}/snapshots`, fileForm(teamsVtt(interview), 'again.vtt'));
+    const status = await waitForSnapshot(api, mind.id, r.body.mindAssessmentId);
+    assert.equal(status.status, 'completed');
+    assert.equal((await api.get(`/minds/${mind.id}/profile`)).status, 200);
+    mode = 'ok';
+  });
+});

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { makeDocx, sampleInterview, teamsVtt } from './support/fixtures.ts';
+import { startServer, type TestServer } from './support/server.ts';
+
+let srv: TestServer;
+const ROOT = path.resolve(import.meta.dirname, '..');
+const TOOLS = ['create_mind', 'get_profile', 'get_snapshot_status', 'list_minds', 'simulate', 'upload_transcript'];
+
+before(async () => {
+  srv = await startServer();
+});
+after(() => srv.stop());
+
+async function call(client: Client, name: string, args: Record<string, unknown>) {
+  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+  assert.ok(!r.isError, `${name} failed: ${text}`);
+  return JSON.parse(text);
+}
+
+/** The whole flow an agent follows: create a mind, upload, wait for completed, simulate. */
+async function flow(client: Client, transcript: Record<string, unknown>) {
+  const tools = (await client.listTools()).tools;
+  for (const name of TOOLS) assert.ok(tools.some((t) => t.name === name), `tool ${name}`);
+  const created = await call(client, 'create_mind', { name: 'Sam Okafor' });
+  assert.ok((await call(client, 'list_minds', {})).some((m: { id: string }) => m.id === created.mind.id));
+  const started = await call(client, 'upload_transcript', { mindId: created.mind.id, digitalTwinId: created.digitalTwin.id, ...transcript });
+  const status = await call(client, 'get_snapshot_status', { mindId: created.mind.id, snapshotId: started.mindAssessmentId, waitSeconds: 30 });
+  assert.equal(status.status, 'completed', JSON.stringify(status));
+  const sim = await call(client, 'simulate', { mindId: created.mind.id, message: 'How do you feel about working remotely?' });
+  assert.ok(sim.evidence.length > 0);
+  for (const k of ['thinking', 'feeling', 'saying', 'acting']) assert.equal(typeof sim.analysis[k], 'string');
+  const profile = await call(client, 'get_profile', { mindId: created.mind.id });
+  assert.equal(profile.mindId, created.mind.id);
+  assert.ok(profile.topics.length > 0);
+  return created.mind.id as string;
+}
+
+describe('MCP over Streamable HTTP at /mcp', () => {
+  const connect = async (key: string) => {
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${srv.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } });
+    await client.connect(transport);
+    return client;
+  };
+
+  it('401 without a valid API key', async () => {
+    const res = await fetch(`${srv.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    assert.equal(res.status, 401);
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'missing_api_key');
+    await assert.rejects(connect('msk_00000000_wrong'), /401|invalid_api_key/);
+  });
+
+  it('lists the tools and runs the flow with a VTT as text and a DOCX as base64', async () => {
+    const client = await connect(srv.apiKey);
+    try {
+      await flow(client, { fileName: 'interview.vtt', text: teamsVtt(sampleInterview()) });
+      await flow(client, { fileName: 'talk.docx', contentBase64: (await makeDocx(sampleInterview())).toString('base64') });
+      const r = (await client.callTool({ name: 'simulate', arguments: { mindId: '00000000-0000-4000-8000-000000000000', message: 'Hi' } })) as CallToolResult;
+      assert.equal(r.isError, true);
+      assert.match(JSON.stringify(r.content), /mind_not_found/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('MCP over stdio (mindsim mcp)', () => {
+  it('lists the tools and runs the flow with a local file path through the SDK', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-')), 'interview.vtt');
+    fs.writeFileSync(file, teamsVtt(sampleInterview()));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(ROOT, 'bin', 'mindsim.js'), 'mcp'],
+      cwd: os.tmpdir(),
+      env: { ...(process.env as Record<string, string>), MINDSIM_BASE_URL: srv.baseUrl, MINDSIM_API_KEY: srv.apiKey },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      await flow(client, { path: file });
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { client, startServer, waitForSnapshot, type TestServer } from './support/server.ts';
+import { sampleInterview, teamsVtt } from './support/fixtures.ts';
+
+let srv: TestServer;
+before(async () => {
+  srv = await startServer({ SHUTDOWN_GRACE_MS: '50', WORKER_POLL_MS: '20' });
+});
+after(() => srv.stop());
+
+it('SIGTERM during a long job exits soon and hands the job back; it completes after restart, its attempt not counted', async () => {
+  const api = client(srv.api, srv.apiKey);
+  const mindId = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind.id as string;
+  const turns = sampleInterview();
+  const all = [];
+  for (let i = 0; i < 500; i++) for (const t of turns) all.push({ ...t, text: `${t.text} (part ${i})` });
+  const signed = (await api.get(`/minds/${mindId}/signed-url?fileName=long.vtt`)).body;
+  assert.equal((await fetch(signed.signedUrl, { method: 'PUT', body: teamsVtt(all) })).status, 200);
+  const form = new FormData();
+  form.append('artifactId', signed.artifactId);
+  const id = (await api.post(`/minds/${mindId}/snapshots`, form)).body.mindAssessmentId as string;
+
+  const deadline = Date.now() + 20_000;
+  let seen = '';
+  while (seen !== 'processing' && Date.now() < deadline) {
+    seen = (await api.get(`/minds/${mindId}/snapshots/${id}/status`)).body.status;
+    if (seen === 'completed') assert.fail('processing finished before the shutdown could happen');
+    if (seen !== 'processing') await new Promise((r) => setTimeout(r, 5));
+  }
+  const t0 = Date.now();
+  await srv.stop('SIGTERM');
+  assert.equal(srv.proc.exitCode, 0, srv.output());
+  assert.ok(Date.now() - t0 < 5000, `shutdown took ${Date.now() - t0} ms`);
+  assert.match(srv.output(), /job released at shutdown/);
+
+  await srv.start();
+  const done = await waitForSnapshot(api, mindId, id, 60_000);
+  assert.equal(done.status, 'completed', JSON.stringify(done));
+  const db = new Database(path.join(srv.dataDir, 'mindsim.sqlite'), { readonly: true });
+  try {
+    const job = db.prepare('select state, attempts from jobs where payload like ?').get(`%${id}%`) as { state: string; attempts: number };
+    assert.deepEqual(job, { state: 'done', attempts: 1 });
+  } finally {
+    db.close();
+  }
+});
