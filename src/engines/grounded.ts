@@ -5,7 +5,8 @@
  * never invented facts). When nothing relevant is retrieved it says so, with low confidence.
  * Deterministic: no randomness, no clock.
  */
-import type { Engine, EvidenceItem, SimulationInput, SimulationResult } from './types.ts';
+import type { Engine, SimulationInput, SimulationResult } from './types.ts';
+import { evidenceItem, round3 } from './evidence.ts';
 import type { StoredMemory } from '../memory/types.ts';
 import { MemoryIndex, type QueryTerm, type SearchHit } from '../memory/index.ts';
 import { sentimentOf } from '../memory/sentences.ts';
@@ -39,9 +40,6 @@ const INLINE_FILLER_RE = /,?\s+\b(?:uh|um|erm)\b,?/gi;
 /** A memory chosen for the answer, with its retrieval score. */
 type Hit = SearchHit;
 
-function round(n: number): number {
-  return Math.round(n * 1000) / 1000;
-}
 
 /** Tidy a spoken sentence for quoting: drop leading "And/So/Yeah," and inline "uh/um", capitalise. */
 export function tidy(text: string): string {
@@ -193,21 +191,9 @@ function confidenceOf(query: readonly QueryTerm[], relevant: readonly Hit[], use
   const covered = new Set(used.flatMap((h) => h.terms));
   const total = query.reduce((sum, t) => sum + t.weight, 0);
   const coverage = total > 0 ? query.reduce((sum, t) => sum + (covered.has(t.term) ? t.weight : 0), 0) / total : 0;
-  return round(Math.min(0.95, top * (0.45 + 0.25 * support + 0.3 * coverage) * (1 - 0.5 * unknownShare(query))));
+  return round3(Math.min(0.95, top * (0.45 + 0.25 * support + 0.3 * coverage) * (1 - 0.5 * unknownShare(query))));
 }
 
-function evidenceItem(hit: Hit): EvidenceItem {
-  const m = hit.memory;
-  return {
-    text: m.text,
-    speaker: m.speaker,
-    snapshotId: m.snapshotId,
-    ...(m.start !== null ? { start: m.start } : {}),
-    ...(m.end !== null ? { end: m.end } : {}),
-    ...(m.page !== null ? { page: m.page } : {}),
-    score: round(hit.score),
-  };
-}
 
 /** The honest answer when nothing the person said bears on the scenario (confidence < 0.2). */
 function unknownResult(confidence: number): SimulationResult {
@@ -268,7 +254,7 @@ export class GroundedEngine implements Engine {
     const used = [...new Set([...sayingHits, ...thinking.used, ...feeling.used, ...acting.used])];
     const confidence = confidenceOf(query, relevant, used);
     const message = confidence >= LOW_CONFIDENCE ? saying : `${LOW_CONFIDENCE_LEAD} ${saying}`;
-    const evidence = used.sort((a, b) => b.score - a.score || bySource(a, b)).map(evidenceItem);
+    const evidence = used.sort((a, b) => b.score - a.score || bySource(a, b)).map((h) => evidenceItem(h.memory, h.score));
     return { message, analysis: { thinking: thinking.text, feeling: feeling.text, saying, acting: acting.text }, confidence, evidence };
   }
 }

@@ -5,11 +5,12 @@
  * The answer is a zod-validated object; `evidence` lists the memories that were sent.
  */
 import { z } from 'zod';
+import { evidenceItem, round3 } from './evidence.ts';
 import type { StoredMemory } from '../memory/types.ts';
 import { IndexCache } from './grounded.ts';
 import type { LlmClient } from './llm-model.ts';
 import { memoriesBrief, profileBrief, reflectionsBrief, simulationPrompt, simulationSystem } from './llm-prompt.ts';
-import type { Engine, EvidenceItem, SimulationInput, SimulationResult } from './types.ts';
+import type { Engine, SimulationInput, SimulationResult } from './types.ts';
 
 export const LlmAnswer = z.object({
   thinking: z.string(),
@@ -22,7 +23,6 @@ export const LlmAnswer = z.object({
 const RETRIEVE_K = 24;
 /** Retrieved hits whose whole answer (all sentences under the same question) is sent. */
 const SIMILAR_QUESTIONS = 5;
-const round = (n: number) => Math.round(n * 1000) / 1000;
 const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
 export class LlmEngine implements Engine {
@@ -41,7 +41,7 @@ export class LlmEngine implements Engine {
       .map((m) => evidenceItem(m, scores.get(m) ?? 0))
       .sort((a, b) => b.score - a.score);
     const { confidence, ...analysis } = answer;
-    return { message: analysis.saying, analysis, confidence: round(Math.min(1, Math.max(0, confidence))), evidence };
+    return { message: analysis.saying, analysis, confidence: round3(Math.min(1, Math.max(0, confidence))), evidence };
   }
 
   /** The memories to send, in source order, with their retrieval scores. */
@@ -61,14 +61,3 @@ export class LlmEngine implements Engine {
   }
 }
 
-function evidenceItem(m: StoredMemory, score: number): EvidenceItem {
-  return {
-    text: m.text,
-    speaker: m.speaker,
-    snapshotId: m.snapshotId,
-    ...(m.start !== null ? { start: m.start } : {}),
-    ...(m.end !== null ? { end: m.end } : {}),
-    ...(m.page !== null ? { page: m.page } : {}),
-    score: round(score),
-  };
-}

@@ -3,7 +3,7 @@
  * statement carrying its source (snapshotId + seq/start/end/page). Pure and deterministic.
  */
 import type { BehaviourKind } from './behaviours.ts';
-import type { AffectLabel, PhraseCount, ProfileRef, SnapshotProfile } from './profile-types.ts';
+import type { AffectLabel, PhraseCount, ProfileRef, ProfileStyle, SnapshotProfile } from './profile-types.ts';
 
 export interface EvidenceRef extends ProfileRef {
   snapshotId: string;
@@ -22,14 +22,7 @@ export interface MindProfile {
   topics: MindTopic[];
   keyphrases: PhraseCount[];
   behaviours: Array<{ kind: BehaviourKind; topic: string | null; evidence: EvidenceRef }>;
-  style: {
-    words: number;
-    sentences: number;
-    avgSentenceWords: number;
-    signaturePhrases: PhraseCount[];
-    fillers: PhraseCount[];
-    hedges: PhraseCount[];
-  };
+  style: ProfileStyle;
   qaPairCount: number;
   qaPairs: Array<{ snapshotId: string; question: string; firstSeq: number; lastSeq: number }>;
 }

@@ -1,0 +1,18 @@
+import type { StoredMemory } from '../memory/types.ts';
+import type { EvidenceItem } from './types.ts';
+
+/** Scores and confidences are reported to three decimals. */
+export const round3 = (n: number): number => Math.round(n * 1000) / 1000;
+
+/** A memory as the evidence of an answer: its text and source, without the fields it lacks. */
+export function evidenceItem(m: StoredMemory, score: number): EvidenceItem {
+  return {
+    text: m.text,
+    speaker: m.speaker,
+    snapshotId: m.snapshotId,
+    ...(m.start !== null ? { start: m.start } : {}),
+    ...(m.end !== null ? { end: m.end } : {}),
+    ...(m.page !== null ? { page: m.page } : {}),
+    score: round3(score),
+  };
+}
