@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -128,6 +128,35 @@ describe('mindsim CLI', () => {
     });
     assert.match(tty, /interview\.vtt \|[█░]+\| 100% 4\.\d KB \/ 4\.\d KB/);
     assert.match(tty, /snapshot [0-9a-f-]{36} completed/);
+  });
+});
+
+describe('mindsim login on a terminal', () => {
+  it('does not echo the API key as it is typed', { skip: !fs.existsSync('/usr/bin/script') && 'util-linux script not installed' }, async () => {
+    const config = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsim-login-'));
+    const cmd = [process.execPath, BIN, 'login', '--base-url', srv.baseUrl].map((a) => `'${a}'`).join(' ');
+    const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: config };
+    const tty = await new Promise<string>((resolve, reject) => {
+      const child = spawn('/usr/bin/script', ['-qfec', cmd, '/dev/null'], { cwd: home, env });
+      let out = '';
+      let typed = false;
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        // type the key once the prompt is up, as a person would
+        if (!typed && out.includes('API key:')) {
+          typed = true;
+          child.stdin.write(`${srv.apiKey}\r`);
+        }
+        if (out.includes('Logged in to')) child.stdin.end();
+      });
+      child.once('error', reject);
+      child.once('exit', () => resolve(out));
+    });
+    assert.match(tty, /API key:/);
+    assert.ok(!tty.includes(srv.apiKey), 'the key is not echoed');
+    assert.match(tty, /Logged in to/);
+    const saved = JSON.parse(fs.readFileSync(path.join(config, 'mindsim', 'config.json'), 'utf8')) as { apiKey: string };
+    assert.equal(saved.apiKey, srv.apiKey);
   });
 });
 

@@ -1,16 +1,28 @@
 import readline from 'node:readline/promises';
+import { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { MindsimClient } from '@mindsim/sdk';
 import { configPath, saveConfig } from './config.ts';
 import { UsageError, printJson, type OutputOptions } from './terminal.ts';
 
-async function ask(question: string): Promise<string> {
+/** Asks on the terminal; a secret's keystrokes are not echoed (the prompt itself is). */
+async function ask(question: string, secret = false): Promise<string> {
   if (!process.stdin.isTTY) throw new UsageError(`Missing ${question.replace(/:\s*$/, '')}: pass it as an option.`);
-  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  let muted = false;
+  const output = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      if (!muted) process.stderr.write(chunk);
+      done();
+    },
+  });
+  const rl = readline.createInterface({ input: process.stdin, output, terminal: true });
   try {
-    return (await rl.question(question)).trim();
+    const answer = rl.question(question);
+    muted = secret;
+    return (await answer).trim();
   } finally {
     rl.close();
+    if (secret) process.stderr.write('\n');
   }
 }
 
@@ -23,7 +35,7 @@ export function loginCommand(program: Command, global: () => OutputOptions): voi
     .option('--api-key <key>', 'an API key (msk_…); prompted for when omitted')
     .action(async (opts: { baseUrl?: string; apiKey?: string }) => {
       const baseUrl = opts.baseUrl ?? process.env.MINDSIM_BASE_URL ?? (await ask('Service URL: '));
-      const apiKey = opts.apiKey ?? process.env.MINDSIM_API_KEY ?? (await ask('API key: '));
+      const apiKey = opts.apiKey ?? process.env.MINDSIM_API_KEY ?? (await ask('API key: ', true));
       if (!/^https?:\/\//.test(baseUrl)) throw new UsageError(`Not an http(s) URL: ${baseUrl}`);
       await new MindsimClient({ baseUrl, apiKey, maxRetries: 1 }).models.list();
       const file = saveConfig({ baseUrl, apiKey });
