@@ -4,7 +4,8 @@
  * real answers, next to a baseline (another answer of the same person, chosen with a fixed seed).
  */
 import { qaPairsOf } from '../memory/profile.ts';
-import { scoreAnswer, seededRandom } from '../memory/fidelity.ts';
+import { scoreAnswer } from '../memory/fidelity.ts';
+import { seededRandom } from '../memory/seeded-random.ts';
 import type { Memory } from '../memory/types.ts';
 import { GroundedEngine } from './grounded.ts';
 

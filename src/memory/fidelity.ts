@@ -54,15 +54,3 @@ export function scoreAnswer(predicted: string, reference: string): AnswerScore {
   const r = words(reference);
   return { tokenF1: tokenF1(p, r), rougeL: rougeL(p, r) };
 }
-
-/** A small seeded PRNG (mulberry32): baselines are reproducible. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -5,6 +5,7 @@
  */
 import { Document, Packer, Paragraph, Tab, TextRun } from 'docx';
 import PDFDocument from 'pdfkit';
+import { seededRandom } from '../../src/memory/seeded-random.ts';
 
 export interface Turn {
   speaker: string;
@@ -39,18 +40,6 @@ export function sampleInterview(): Turn[] {
     { speaker: DANA, text: q },
     { speaker: SAM, text: a },
   ]);
-}
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const bank = (s: string) => s.split('|');
@@ -102,7 +91,7 @@ const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
 /** A deterministic Dana/Sam interview of about `words` words (always the same for the same argument). */
 export function longInterview(words: number): Turn[] {
-  const rand = prng(20240607);
+  const rand = seededRandom(20240607);
   const turns: Turn[] = [];
   let total = 0;
   while (total < words) {
