@@ -3,7 +3,7 @@ import type { DigitalTwinRow, MindRow } from '../store/db/repos/minds.ts';
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
 import { notFound } from './errors.ts';
-import { decodeCursor, toPage, type Page } from './pagination.ts';
+import { byCreatedAt, decodeCursor, toPage, type Page } from './pagination.ts';
 import { iso, type Runtime } from './runtime.ts';
 import { artifactUploadKey } from './uploads.ts';
 
@@ -68,7 +68,7 @@ export class MindService {
 
   async list(auth: AuthContext, limit: number, cursor?: string): Promise<Page<Mind>> {
     const rows = await this.store.repos.minds.page(auth.accountId, decodeCursor(cursor), limit);
-    return toPage(rows, limit, toMind);
+    return toPage(rows, limit, toMind, byCreatedAt);
   }
 
   async rename(auth: AuthContext, mindId: string, name: string): Promise<Mind> {

@@ -28,17 +28,20 @@ export function decodeCursor(raw: string | undefined): PageCursor | null {
   return { createdAt, id };
 }
 
-/** Given up to limit+1 rows, cut to limit and derive the next cursor. */
-export function toPage<R extends { created_at: string; id: string }, T>(
+/** Given up to limit+1 rows, cut to limit and derive the next cursor from the last row's sort time. */
+export const byCreatedAt = (r: { created_at: string }): string => r.created_at;
+
+export function toPage<R extends { id: string }, T>(
   rows: R[],
   limit: number,
   map: (r: R) => T,
+  sortTime: (r: R) => string,
 ): Page<T> {
   const more = rows.length > limit;
   const kept = more ? rows.slice(0, limit) : rows;
   const last = kept[kept.length - 1];
   return {
     items: kept.map(map),
-    nextCursor: more && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+    nextCursor: more && last ? encodeCursor({ createdAt: sortTime(last), id: last.id }) : null,
   };
 }

@@ -7,7 +7,7 @@ import type { Store, TxScope } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
 import { DomainError, conflict, invalid, notFound } from './errors.ts';
 import type { MindService } from './minds.ts';
-import { decodeCursor, toPage, type Page } from './pagination.ts';
+import { byCreatedAt, decodeCursor, toPage, type Page } from './pagination.ts';
 import { iso, type Runtime } from './runtime.ts';
 import { artifactBlobKey, safeFileName } from './uploads.ts';
 
@@ -168,7 +168,7 @@ export class SnapshotService {
   async list(auth: AuthContext, mindId: string, limit: number, cursor?: string): Promise<Page<SnapshotStatus>> {
     await this.minds.require(auth, mindId);
     const rows = await this.store.repos.snapshots.page(auth.accountId, mindId, decodeCursor(cursor), limit);
-    return toPage(rows, limit, toStatus);
+    return toPage(rows, limit, toStatus, byCreatedAt);
   }
 }
 

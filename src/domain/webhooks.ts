@@ -75,9 +75,10 @@ export class WebhookService {
   async listEvents(auth: AuthContext, limit: number, cursor?: string): Promise<Page<WebhookEvent>> {
     const rows = await this.store.repos.webhooks.eventsPage(auth.accountId, decodeCursor(cursor), limit);
     return toPage(
-      rows.map((r) => ({ ...r, created_at: r.received_at })),
+      rows,
       limit,
       (r) => ({ id: r.id, receivedAt: r.received_at, payload: JSON.parse(r.payload) as unknown }),
+      (r) => r.received_at,
     );
   }
 }
