@@ -5,9 +5,9 @@
  * retrieval index) apart, and the API process's RSS growth for the mind (memories + index).
  * Used by bench/run.ts; `node --import tsx bench/mind-sizes.ts` runs it alone and prints the section.
  */
-import fs from 'node:fs';
-import { client, startServer, waitForSnapshot, type Client, type TestServer } from '../test/support/server.ts';
+import { client, startServer, type Client, type TestServer } from '../test/support/server.ts';
 import { longInterview, teamsVtt } from '../test/support/fixtures.ts';
+import { processingMs, rssBytes } from './measure.ts';
 
 export const MIND_SIZES = [6_500, 100_000, 1_000_000];
 const REQUESTS = Number(process.env.BENCH_SIM_REQUESTS ?? 300);
@@ -32,11 +32,6 @@ export interface MindSizeRow {
   rssGrowthMb: number;
 }
 
-function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-}
-
 async function snapshotThroughSignedUrl(api: Client, mindId: string, vtt: string): Promise<number> {
   const { body } = await api.get(`/minds/${mindId}/signed-url?fileName=interview.vtt`);
   const put = await fetch(body.signedUrl, { method: 'PUT', body: vtt, headers: { 'content-type': 'text/vtt' } });
@@ -44,9 +39,7 @@ async function snapshotThroughSignedUrl(api: Client, mindId: string, vtt: string
   const form = new FormData();
   form.append('artifactId', body.artifactId);
   const r = await api.post(`/minds/${mindId}/snapshots`, form);
-  const s = await waitForSnapshot(api, mindId, r.body.mindAssessmentId, 600_000);
-  if (s.status !== 'completed') throw new Error(`snapshot ${s.status}: ${JSON.stringify(s.error)}`);
-  return Date.parse(s.completedAt) - Date.parse(s.createdAt);
+  return processingMs(api, mindId, r.body.mindAssessmentId, 600_000);
 }
 
 async function timed(api: Client, mindId: string, message: string): Promise<number> {
@@ -65,11 +58,11 @@ export async function mindSizes(srv: TestServer): Promise<MindSizeRow[]> {
     const mindId = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind.id as string;
     const processingMs = await snapshotThroughSignedUrl(api, mindId, vtt);
     global.gc?.();
-    const before = rssMb(pid);
+    const before = rssBytes(pid) / 1024 / 1024;
     const firstMs = await timed(api, mindId, SCENARIOS[0] ?? '');
     const times: number[] = [];
     for (let i = 0; i < REQUESTS; i++) times.push(await timed(api, mindId, SCENARIOS[i % SCENARIOS.length] ?? ''));
-    const after = rssMb(pid);
+    const after = rssBytes(pid) / 1024 / 1024;
     times.sort((a, b) => a - b);
     const pct = (p: number) => times[Math.min(times.length - 1, Math.floor(times.length * p))] ?? 0;
     rows.push({ words, fileBytes: Buffer.byteLength(vtt), processingMs, firstMs, p50: pct(0.5), p99: pct(0.99), rssGrowthMb: after - before });

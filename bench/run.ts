@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { client, freePort, startServer, waitForSnapshot, type Client, type TestServer } from '../test/support/server.ts';
+import { client, freePort, startServer, type Client, type TestServer } from '../test/support/server.ts';
 import { longInterview, makeDocx, makePdf, teamsVtt } from '../test/support/fixtures.ts';
 import { mindSizes, renderMindSizes, type MindSizeRow } from './mind-sizes.ts';
 import { postgresAvailable, startPgService, workerThroughput, type PgService, type WorkerThroughput } from './scale.ts';
+import { processingMs, rssBytes } from './measure.ts';
 
 /**
  * `npm run bench`: throughput next to a bare Fastify hello-world started in the same run, snapshot
@@ -75,14 +76,7 @@ async function timeSnapshot(api: Client, mindId: string, bytes: Buffer | string,
   const form = new FormData();
   form.append('file', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)]), name);
   const r = await api.post(`/minds/${mindId}/snapshots`, form);
-  const s = await waitForSnapshot(api, mindId, r.body.mindAssessmentId);
-  if (s.status !== 'completed') throw new Error(`snapshot ${name} ${s.status}: ${JSON.stringify(s.error)}`);
-  return Date.parse(s.completedAt) - Date.parse(s.createdAt);
-}
-
-function rssOf(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+  return processingMs(api, mindId, r.body.mindAssessmentId);
 }
 
 async function uploadRss(srv: TestServer, api: Client, mindId: string): Promise<{ before: number; peak: number; seconds: number }> {
@@ -99,14 +93,14 @@ async function uploadRss(srv: TestServer, api: Client, mindId: string): Promise<
       ctrl.enqueue(new Uint8Array(chunk.subarray(0, n)));
     },
   });
-  const before = rssOf(pid);
+  const before = rssBytes(pid);
   let peak = before;
-  const timer = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 10);
+  const timer = setInterval(() => (peak = Math.max(peak, rssBytes(pid))), 10);
   const t0 = performance.now();
   const res = await fetch(body.signedUrl, { method: 'PUT', body: stream, duplex: 'half', headers: { 'content-type': 'text/vtt' } } as RequestInit);
   const seconds = (performance.now() - t0) / 1000;
   clearInterval(timer);
-  peak = Math.max(peak, rssOf(pid));
+  peak = Math.max(peak, rssBytes(pid));
   if (res.status !== 200) throw new Error(`upload answered ${res.status}`);
   return { before, peak, seconds };
 }
