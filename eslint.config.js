@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -12,4 +13,6 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  // The dashboard's browser script.
+  { files: ['src/web/public/**/*.js'], languageOptions: { globals: globals.browser, sourceType: 'script' } },
 );

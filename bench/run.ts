@@ -8,6 +8,7 @@ import { longInterview, makeDocx, makePdf, teamsVtt } from '../test/support/fixt
 import { mindSizes, renderMindSizes, type MindSizeRow } from './mind-sizes.ts';
 import { postgresAvailable, startPgService, workerThroughput, type PgService, type WorkerThroughput } from './scale.ts';
 import { processingMs, rssBytes } from './measure.ts';
+import { LIMITER_ROW, limiterTargets, renderLimiterCost, type LimiterBench } from './rate-limit.ts';
 
 /**
  * `npm run bench`: throughput next to a bare Fastify hello-world started in the same run, snapshot
@@ -111,6 +112,7 @@ async function main() {
   const hello = await startHello();
   const srv = await startServer({ LOG_LEVEL: 'warn' });
   const pg: PgService | null = postgresAvailable ? await startPgService() : null;
+  let limiter: LimiterBench | null = null;
   try {
     const api = client(srv.api, srv.apiKey);
     const mindId = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind.id as string;
@@ -129,10 +131,12 @@ async function main() {
     const auth = { authorization: `Bearer ${srv.apiKey}` };
     const simulateBody = (id: string) => JSON.stringify({ mindId: id, scenario: { message: 'Would you hire someone without a degree?' } });
     const pgTargets: Array<{ name: string; opts: autocannon.Options }> = [];
+    let pgStatusPath: string | null = null;
     if (pg) {
       const pgMind = (await pg.api.post('/minds', { name: 'Sam Okafor' })).body.mind.id as string;
       await timeSnapshot(pg.api, pgMind, vtt, 'i.vtt');
       const pgStatus = (await pg.api.get(`/minds/${pgMind}/snapshots`)).body[0];
+      pgStatusPath = `/minds/${pgMind}/snapshots/${pgStatus.id}/status`;
       const pgAuth = { authorization: `Bearer ${pg.srv.apiKey}` };
       pgTargets.push(
         { name: 'GET …/status on PostgreSQL', opts: { url: `${pg.srv.api}/minds/${pgMind}/snapshots/${pgStatus.id}/status`, headers: pgAuth } },
@@ -143,6 +147,10 @@ async function main() {
       );
     }
 
+    limiter = await limiterTargets(
+      { srv, statusPath: `/minds/${mindId}/snapshots/${status.id}/status` },
+      pg && pgStatusPath ? { srv: pg.srv, statusPath: pgStatusPath } : undefined,
+    );
     const results = await loads([
       { name: 'hello-world (bare Fastify)', opts: { url: hello.url } },
       { name: 'GET …/snapshots/{id}/status', opts: { url: `${srv.api}/minds/${mindId}/snapshots/${status.id}/status`, headers: auth } },
@@ -156,7 +164,9 @@ async function main() {
         },
       },
       ...pgTargets,
+      ...limiter.targets,
     ]);
+    await limiter.stop();
     const rss = await uploadRss(srv, api, mindId);
     const sizes = await mindSizes(srv);
     await pg?.close();
@@ -164,6 +174,7 @@ async function main() {
     writeReport({ loads: results, snapshotMs, words, rss, sizes, vttBytes: vtt.length, docxBytes: docx.length, pdfBytes: pdf.length, workers });
   } finally {
     hello.stop();
+    await limiter?.stop();
     await srv.stop();
     await pg?.close();
   }
@@ -193,11 +204,15 @@ function writeReport(r: {
     '',
     '| route | req/s | mean p50 ms | mean p99 ms | errors | non-2xx | vs hello-world |',
     '|---|---:|---:|---:|---:|---:|---:|',
-    ...r.loads.map((l) => `| ${l.name} | ${Math.round(l.rps)} | ${l.p50.toFixed(1)} | ${l.p99.toFixed(1)} | ${l.errors} | ${l.non2xx} | ${((l.rps / base) * 100).toFixed(0)}% |`),
+    ...r.loads.filter((l) => !l.name.startsWith(LIMITER_ROW)).map((l) => `| ${l.name} | ${Math.round(l.rps)} | ${l.p50.toFixed(1)} | ${l.p99.toFixed(1)} | ${l.errors} | ${l.non2xx} | ${((l.rps / base) * 100).toFixed(0)}% |`),
     '',
     ...(r.workers.length ? ['Rows "on PostgreSQL": the same service with DATABASE_URL set, PostgreSQL on this machine over loopback TCP.', ''] : []),
     'Target: status at least 50% of the hello-world\'s requests/s.',
     '',
+    ...renderLimiterCost(
+      r.loads,
+      'The status route above on API-only processes over the same data folder, alternating with the other targets: the limiter off (RATE_LIMIT_ENABLED=false), counting in memory, in the SQLite database (one upsert per request) and in Redis (when redis-server is installed), limits far above the load so nothing is refused. The status rows of the table above count in memory (SQLite service) and in the database (PostgreSQL service): the defaults without REDIS_URL. The single key under 50 connections is the worst case for the database stores (every request updates one row).',
+    ),
     `## Snapshot processing: a two-hour interview (${r.words} words), creation → completed`,
     '',
     'Measured from the snapshot\'s own `createdAt` to `completedAt` (3 runs each, the worker in the API process).',

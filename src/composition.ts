@@ -2,13 +2,16 @@ import os from 'node:os';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { AccountService } from './domain/accounts.ts';
+import { LoginService } from './domain/logins.ts';
 import { MindService } from './domain/minds.ts';
 import { ProfileService } from './domain/profile.ts';
+import { RateLimits } from './domain/rate-limits.ts';
 import { systemRuntime, type Runtime } from './domain/runtime.ts';
 import { UrlSigner } from './domain/signed-urls.ts';
 import { PROCESS_SNAPSHOT, SnapshotService } from './domain/snapshots.ts';
 import { SimulationService } from './domain/simulation.ts';
 import { UploadService } from './domain/uploads.ts';
+import { UsageService } from './domain/usage.ts';
 import { WebhookService } from './domain/webhooks.ts';
 import { GroundedEngine } from './engines/grounded.ts';
 import { LlmEngine } from './engines/llm.ts';
@@ -16,11 +19,14 @@ import { LlmClient } from './engines/llm-model.ts';
 import { reflector } from './engines/llm-reflections.ts';
 import { EngineRegistry } from './engines/registry.ts';
 import type { Services } from './http/services.ts';
+import type { WebSettings } from './web/settings.ts';
+import { DatabaseSessionStore } from './store/session-store.ts';
 import { AnalysisPool } from './jobs/analysis-pool.ts';
 import { ProcessSnapshotJob } from './jobs/process-snapshot.ts';
 import { Worker } from './jobs/worker.ts';
 import type { BlobStore } from './store/blobs/blob-store.ts';
 import { openStorage } from './store/open.ts';
+import { openRateLimitStore } from './store/rate-limit-stores.ts';
 import type { Store } from './store/store.ts';
 
 /** Everything the service is made of, built from configuration in one place. */
@@ -30,6 +36,8 @@ export interface Context {
   store: Store;
   blobs: BlobStore;
   services: Services;
+  /** What the dashboard's sessions need (src/web). */
+  web: WebSettings;
   createWorker(): Worker;
   close(): Promise<void>;
 }
@@ -40,14 +48,27 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
   const secret =
     config.signingSecret ?? (await store.repos.settings.getOrInit('url_signing_secret', rt.randomBytes(32).toString('hex')));
   const signer = new UrlSigner(Buffer.from(secret, 'utf8'));
+  const web: WebSettings = {
+    sessionSecret:
+      config.sessionSecret ?? (await store.repos.settings.getOrInit('session_secret', rt.randomBytes(32).toString('hex'))),
+    sessionTtlMs: config.sessionTtlSeconds * 1000,
+    sessionStore: new DatabaseSessionStore(store.repos.sessions, config.sessionTtlSeconds * 1000),
+    loginRateLimit: config.loginRateLimit,
+  };
 
   const llm = config.llm ? new LlmClient(config.llm) : null;
   const engines = new EngineRegistry({ grounded: new GroundedEngine(), ...(llm ? { llm: new LlmEngine(llm) } : {}) });
   const accounts = new AccountService(store.repos, rt, config.apiKeyCacheMs);
   const minds = new MindService(store, blobs, rt);
   const profiles = new ProfileService(store, minds);
+  const limiterStore = openRateLimitStore(config.rateLimit, store.repos.rateLimitWindows, log);
+  const rateLimits = new RateLimits(config.rateLimit, limiterStore.store, config.rateLimit.store, limiterStore.close);
+  const usage = new UsageService(store.repos.usage, rt, config.usageFlushMs, (err) =>
+    log.warn({ err }, 'usage counts could not be saved; they are kept for the next flush'),
+  );
   const services: Services = {
     accounts,
+    logins: new LoginService(store.repos, rt),
     minds,
     engines,
     uploads: new UploadService(store, blobs, minds, signer, rt, {
@@ -59,6 +80,8 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
     simulation: new SimulationService(store, minds, engines, config.strictModels, profiles),
     profiles,
     webhooks: new WebhookService(store, rt, `${config.publicUrl}/webhook`),
+    rateLimits,
+    usage,
   };
 
   let analysis: AnalysisPool | null = null;
@@ -82,8 +105,11 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
   };
 
   const close = async () => {
+    // The usage counts still in memory are written before the database closes.
+    await usage.close().catch((err: unknown) => log.error({ err }, 'usage counts lost on close'));
+    await rateLimits.close();
     await analysis?.close();
     await store.destroy();
   };
-  return { config, log, store, blobs, services, createWorker, close };
+  return { config, log, store, blobs, services, web, createWorker, close };
 }

@@ -25,6 +25,10 @@ const ConfigSchema = z.object({
   ANALYSIS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
   ANALYSIS_MAX_MEMORY_MB: z.coerce.number().int().min(64).default(2048),
   SIGNING_SECRET: z.string().min(32).optional(),
+  SESSION_SECRET: z.string().min(32).optional(),
+  TRUST_PROXY: z.string().min(1).optional(),
+  LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+  SESSION_TTL_SECONDS: z.coerce.number().int().min(1).max(365 * 24 * 3600).default(7 * 24 * 3600),
   STRICT_MODELS: bool.default(false),
   API_KEY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(20_000),
@@ -35,6 +39,15 @@ const ConfigSchema = z.object({
   LLM_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   LLM_CONTEXT_WORDS: z.coerce.number().int().min(500).default(12_000),
+  RATE_LIMIT_ENABLED: bool.default(true),
+  RATE_LIMIT_STANDARD: z.coerce.number().int().min(1).default(100),
+  RATE_LIMIT_PRO: z.coerce.number().int().min(1).default(500),
+  RATE_LIMIT_STORE: z.enum(['memory', 'database', 'redis']).optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  USAGE_FLUSH_MS: z.coerce.number().int().min(10).default(5000),
 });
 
 export interface Config {
@@ -58,6 +71,17 @@ export interface Config {
   analysisMaxMemoryMb: number;
   /** When unset, a secret is generated once and kept in the database. */
   signingSecret: string | undefined;
+  /** Signs the dashboard's session and CSRF cookies; generated once and kept in the database when unset. */
+  sessionSecret: string | undefined;
+  /**
+   * Fastify's trustProxy: true, a hop count, or a list of proxy addresses, so X-Forwarded-Proto/-For
+   * count (https cookies, client IPs). Off by default.
+   */
+  trustProxy: boolean | number | string;
+  /** Log-in and sign-up attempts per minute per client address (each form on its own). */
+  loginRateLimit: number;
+  /** A dashboard session ends this long after log-in. */
+  sessionTtlSeconds: number;
   strictModels: boolean;
   /** How long a verified API key is trusted without a database lookup (0 = never cached). */
   apiKeyCacheMs: number;
@@ -67,6 +91,19 @@ export interface Config {
   shutdownGraceMs: number;
   /** The LLM behind mind-reasoner-pro; null when none is configured (LLM_PROVIDER and LLM_MODEL unset). */
   llm: LlmSettings | null;
+  /** Per-key request limits on the public API. */
+  rateLimit: RateLimitSettings;
+  /** How often the usage meter writes its in-memory counts to the database. */
+  usageFlushMs: number;
+}
+
+export interface RateLimitSettings {
+  enabled: boolean;
+  /** Requests per minute per API key, by the account's tier. */
+  perMinute: { standard: number; pro: number };
+  /** Where the counters live: this process only, the database, or Redis (shared by every API process). */
+  store: 'memory' | 'database' | 'redis';
+  redisUrl: string | undefined;
 }
 
 export interface LlmSettings {
@@ -94,6 +131,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error('Invalid configuration:\n  LLM_BASE_URL is required with LLM_PROVIDER=openai-compatible.');
   }
   const publicUrl = (c.PUBLIC_URL ?? `http://127.0.0.1:${c.PORT}`).replace(/\/+$/, '');
+  const store = loadStoreConfig(env);
+  const rateLimitStore = c.RATE_LIMIT_STORE ?? (c.REDIS_URL ? 'redis' : store.databaseUrl ? 'database' : 'memory');
+  if (rateLimitStore === 'redis' && !c.REDIS_URL) {
+    throw new Error('Invalid configuration:\n  REDIS_URL is required with RATE_LIMIT_STORE=redis.');
+  }
   return {
     port: c.PORT,
     host: c.HOST,
@@ -112,9 +154,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     analysisTimeoutMs: c.ANALYSIS_TIMEOUT_MS,
     analysisMaxMemoryMb: c.ANALYSIS_MAX_MEMORY_MB,
     signingSecret: c.SIGNING_SECRET,
+    sessionSecret: c.SESSION_SECRET,
+    sessionTtlSeconds: c.SESSION_TTL_SECONDS,
+    trustProxy: parseTrustProxy(c.TRUST_PROXY),
+    loginRateLimit: c.LOGIN_RATE_LIMIT,
     strictModels: c.STRICT_MODELS,
     apiKeyCacheMs: c.API_KEY_CACHE_MS,
-    store: loadStoreConfig(env),
+    store,
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
     llm:
       c.LLM_PROVIDER && c.LLM_MODEL
@@ -128,5 +174,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             contextWords: c.LLM_CONTEXT_WORDS,
           }
         : null,
+    rateLimit: {
+      enabled: c.RATE_LIMIT_ENABLED,
+      perMinute: { standard: c.RATE_LIMIT_STANDARD, pro: c.RATE_LIMIT_PRO },
+      store: rateLimitStore,
+      redisUrl: c.REDIS_URL,
+    },
+    usageFlushMs: c.USAGE_FLUSH_MS,
   };
+}
+
+/** TRUST_PROXY=true|false|<hops>|<comma-separated addresses or CIDRs>. */
+function parseTrustProxy(v: string | undefined): boolean | number | string {
+  if (v === undefined || v === 'false' || v === '0') return false;
+  if (v === 'true') return true;
+  return /^\d+$/.test(v) ? Number(v) : v;
 }

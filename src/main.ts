@@ -20,6 +20,8 @@ async function main(): Promise<void> {
         logLevel: config.logLevel,
         onSnapshotEnqueued: () => worker?.poke(),
         isReady: () => ready,
+        web: ctx.web,
+        trustProxy: config.trustProxy,
       });
 
   if (app) {
@@ -27,7 +29,9 @@ async function main(): Promise<void> {
     if (owner) {
       // Printed once, on purpose, outside the structured log.
       process.stdout.write(
-        `\nCreated the owner account ${owner.accountId}.\nIts API key (shown only now, store it safely):\n\n  ${owner.apiKey}\n\n`,
+        `\nCreated the owner account ${owner.accountId}.\nIts API key (shown only now, store it safely):\n\n  ${owner.apiKey}\n\n` +
+          `To use the dashboard at ${config.publicUrl}/ as ${owner.email}, set a password first:\n` +
+          `  npm run --silent admin -- set-password --account ${owner.accountId}\n\n`,
       );
     }
     await app.listen({ port: config.port, host: config.host });

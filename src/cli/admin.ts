@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { compose, type Context } from '../composition.ts';
 import { loadConfig } from '../config.ts';
 import { DomainError } from '../domain/errors.ts';
+import { ask, readStdin } from './prompt.ts';
 
 /**
  * Operator CLI: `npm run --silent admin -- <command> [--flags]`. Prints exactly one JSON object
@@ -14,7 +15,9 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options]
   create-api-key --account ID [--name N]         -> {apiKey, prefix}
   revoke-api-key --prefix P                      -> {revoked, prefix}
   set-tier --account ID --tier standard|pro      -> {accountId, tier}
-  create-webhook-credentials --account ID        -> {url, username, password}`;
+  create-webhook-credentials --account ID        -> {url, username, password}
+  set-password --account ID                      -> {accountId, email}
+      (the password is read from stdin, or asked for without echo on a terminal)`;
 
 class UsageError extends Error {}
 
@@ -50,6 +53,14 @@ const commands: Record<string, (ctx: Context, v: Record<string, string | undefin
     return { accountId, tier };
   },
   'create-webhook-credentials': (ctx, v) => ctx.services.webhooks.createCredentials(need(v, 'account')),
+  'set-password': async (ctx, v) => {
+    const accountId = need(v, 'account');
+    const password = process.stdin.isTTY
+      ? await ask('New password: ', true, () => new UsageError('no terminal'))
+      : await readStdin();
+    const account = await ctx.services.logins.setPassword(accountId, password);
+    return { accountId: account.id, email: account.email };
+  },
 };
 
 async function run(argv: string[]): Promise<number> {

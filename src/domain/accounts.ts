@@ -1,8 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import type { AccountRow } from '../store/db/repos/accounts.ts';
 import type { Repos } from '../store/db/repos/index.ts';
-import { DomainError, invalid, notFound } from './errors.ts';
+import { DomainError, notFound } from './errors.ts';
 import { iso, type Runtime } from './runtime.ts';
+import { normalizeEmail } from './logins.ts';
 import { generateApiKey, prefixOf, sameHash, sha256 } from './secrets.ts';
 
 export type Tier = AccountRow['tier'];
@@ -10,10 +11,18 @@ export type Tier = AccountRow['tier'];
 export interface AuthContext {
   accountId: string;
   tier: Tier;
-  apiKeyId: string;
+  /** The API key the request came with; null for a dashboard session. */
+  apiKeyId: string | null;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export interface ApiKeyInfo {
+  id: string;
+  name: string | null;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
 /** last_used_at is written at most this often per key, to keep reads cheap. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -33,8 +42,7 @@ export class AccountService {
   }
 
   async createAccount(email: string, tier: Tier): Promise<{ accountId: string; apiKey: string; prefix: string }> {
-    const normalized = email.trim().toLowerCase();
-    if (!EMAIL.test(normalized)) throw invalid('invalid_email', `"${email}" is not an email address.`);
+    const normalized = normalizeEmail(email);
     if (await this.repos.accounts.byEmail(normalized)) {
       throw new DomainError('conflict', 'email_taken', 'An account with this email already exists.');
     }
@@ -72,6 +80,17 @@ export class AccountService {
     this.verified?.clear();
   }
 
+  async listApiKeys(accountId: string): Promise<ApiKeyInfo[]> {
+    const rows = await this.repos.apiKeys.activeForAccount(accountId);
+    return rows.map((r) => ({ id: r.id, name: r.name, prefix: r.prefix, createdAt: r.created_at, lastUsedAt: r.last_used_at }));
+  }
+
+  /** Revokes one of the account's own keys (another account's key id reads as unknown). */
+  async revokeOwnApiKey(accountId: string, keyId: string): Promise<void> {
+    if (!(await this.repos.apiKeys.revokeForAccount(accountId, keyId, iso(this.rt.now())))) throw notFound('The API key');
+    this.verified?.clear();
+  }
+
   async setTier(accountId: string, tier: Tier): Promise<void> {
     if (!(await this.repos.accounts.setTier(accountId, tier))) throw notFound('The account');
     this.verified?.clear();
@@ -96,11 +115,12 @@ export class AccountService {
   }
 
   /** On first start with an empty database: an owner account, whose key is returned once. */
-  async ensureOwner(): Promise<{ accountId: string; apiKey: string } | null> {
+  async ensureOwner(): Promise<{ accountId: string; apiKey: string; email: string } | null> {
     if ((await this.repos.accounts.count()) > 0) return null;
     try {
-      const { accountId, apiKey } = await this.createAccount('owner@localhost.localdomain', 'pro');
-      return { accountId, apiKey };
+      const email = 'owner@localhost.localdomain';
+      const { accountId, apiKey } = await this.createAccount(email, 'pro');
+      return { accountId, apiKey, email };
     } catch (err) {
       // Several API processes starting at once on an empty database: one of them creates the owner.
       if ((await this.repos.accounts.count()) > 0) return null;

@@ -54,6 +54,16 @@ export class WebhookService {
     return { url: this.receiverUrl, username, password };
   }
 
+  /** The receiver URL and the account's current username (never its password), or null before any were made. */
+  async currentCredentials(accountId: string): Promise<{ url: string; username: string; createdAt: string } | null> {
+    const row = await this.store.repos.webhooks.activeForAccount(accountId);
+    return row ? { url: this.receiverUrl, username: row.username, createdAt: row.created_at } : null;
+  }
+
+  get url(): string {
+    return this.receiverUrl;
+  }
+
   /** Checks Basic credentials and the Pro tier; returns the account that may post. */
   async authorize(authorization: string | undefined): Promise<string> {
     const creds = parseBasic(authorization);

@@ -11,6 +11,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { requireApiKey } from './plugins/auth.ts';
 import { errorBody, registerErrorHandling } from './plugins/errors.ts';
+import { meterUsage, registerRateLimit } from './plugins/rate-limit.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { mindRoutes } from './routes/minds.ts';
 import { profileRoutes } from './routes/profile.ts';
@@ -19,9 +20,12 @@ import { snapshotRoutes } from './routes/snapshots.ts';
 import { signedUrlRoutes, uploadReceiverRoutes } from './routes/uploads.ts';
 import { webhookEventRoutes, webhookReceiverRoutes } from './routes/webhooks.ts';
 import type { HttpSettings, Services } from './services.ts';
+import { webPages } from '../web/plugin.ts';
 
 export const API_PREFIX = '/api/public/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
 /** The Fastify application: cross-cutting plugins, the public API scope, and the unauthenticated receivers. */
 export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyInstance> {
@@ -39,6 +43,8 @@ export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyI
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    // A hop count trusts that many proxies in front (Fastify's types only take it as a function).
+    trustProxy: typeof cfg.trustProxy === 'number' ? trustHops(cfg.trustProxy) : (cfg.trustProxy ?? false),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -81,11 +87,14 @@ export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyI
   await app.register(uploadReceiverRoutes(s));
   await app.register(webhookReceiverRoutes(s, cfg));
   await app.register(mcpRoutes(s, cfg));
+  if (cfg.web) await app.register(webPages(s, cfg.web, cfg));
 
   await app.register(
     async (api) => {
       api.removeContentTypeParser('text/plain'); // the API takes JSON and multipart only: anything else is 415
       requireApiKey(api, s.accounts);
+      await registerRateLimit(api, s.rateLimits);
+      meterUsage(api, s.usage);
       await api.register(mindRoutes(s, cfg));
       await api.register(signedUrlRoutes(s));
       await api.register(snapshotRoutes(s, cfg));

@@ -29,7 +29,7 @@ export const DigitalTwin = z
   .object({ id: Id, mindId: Id, name: z.string(), createdAt: Timestamp, updatedAt: Timestamp })
   .meta({ id: 'DigitalTwin' });
 
-const MindName = z.string().trim().min(1).max(200);
+export const MindName = z.string().trim().min(1).max(200);
 export const CreateMindBody = z.object({ name: MindName });
 export const UpdateMindBody = z.object({ name: MindName });
 export const CreateMindResponse = z.object({ mind: Mind, digitalTwin: DigitalTwin });

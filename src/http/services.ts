@@ -1,15 +1,20 @@
 import type { AccountService } from '../domain/accounts.ts';
+import type { LoginService } from '../domain/logins.ts';
 import type { MindService } from '../domain/minds.ts';
 import type { ProfileService } from '../domain/profile.ts';
+import type { RateLimits } from '../domain/rate-limits.ts';
 import type { SimulationService } from '../domain/simulation.ts';
 import type { SnapshotService } from '../domain/snapshots.ts';
 import type { UploadService } from '../domain/uploads.ts';
+import type { UsageService } from '../domain/usage.ts';
 import type { WebhookService } from '../domain/webhooks.ts';
 import type { EngineRegistry } from '../engines/registry.ts';
+import type { WebSettings } from '../web/settings.ts';
 
 /** What the HTTP layer may call: domain services only, never repositories or adapters. */
 export interface Services {
   accounts: AccountService;
+  logins: LoginService;
   minds: MindService;
   uploads: UploadService;
   snapshots: SnapshotService;
@@ -17,6 +22,10 @@ export interface Services {
   profiles: ProfileService;
   webhooks: WebhookService;
   engines: EngineRegistry;
+  /** Per-key request limits of the public API, and a key's running window. */
+  rateLimits: RateLimits;
+  /** Requests per account and day. */
+  usage: UsageService;
 }
 
 export interface HttpSettings {
@@ -25,7 +34,11 @@ export interface HttpSettings {
   maxUploadBytes: number;
   maxWebhookBytes: number;
   logLevel: string;
+  /** Fastify's trustProxy (see Config.trustProxy). */
+  trustProxy?: boolean | number | string;
   /** Called after a snapshot is enqueued, so an in-process worker can start at once. */
   onSnapshotEnqueued?: () => void;
   isReady?: () => boolean;
+  /** The dashboard; without it only the API is served (e.g. in tools that build the app alone). */
+  web?: WebSettings;
 }

@@ -46,10 +46,13 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     PUBLIC_URL: baseUrl,
     LOG_LEVEL: 'warn',
     WORKER_POLL_MS: '50',
+    // Tests make many requests with one key: rate limits only where a test sets them.
+    RATE_LIMIT_STANDARD: '1000000000',
+    RATE_LIMIT_PRO: '1000000000',
     ...extraEnv,
   };
-  // The embedded defaults unless a test asks for PostgreSQL or S3, whatever the developer's shell holds.
-  for (const k of ['DATABASE_URL', 'BLOB_STORE']) if (!(k in extraEnv)) delete env[k];
+  // The embedded defaults unless a test asks for PostgreSQL, S3 or Redis, whatever the developer's shell holds.
+  for (const k of ['DATABASE_URL', 'BLOB_STORE', 'REDIS_URL', 'RATE_LIMIT_STORE']) if (!(k in extraEnv)) delete env[k];
   let out = '';
   let proc: ChildProcess | null = null;
   const launch = async () => {

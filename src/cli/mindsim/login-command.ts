@@ -1,30 +1,11 @@
-import readline from 'node:readline/promises';
-import { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { MindsimClient } from '@mindsim/sdk';
+import { ask as askOnTerminal } from '../prompt.ts';
 import { configPath, saveConfig } from './config.ts';
 import { UsageError, printJson, type OutputOptions } from './terminal.ts';
 
-/** Asks on the terminal; a secret's keystrokes are not echoed (the prompt itself is). */
-async function ask(question: string, secret = false): Promise<string> {
-  if (!process.stdin.isTTY) throw new UsageError(`Missing ${question.replace(/:\s*$/, '')}: pass it as an option.`);
-  let muted = false;
-  const output = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      if (!muted) process.stderr.write(chunk);
-      done();
-    },
-  });
-  const rl = readline.createInterface({ input: process.stdin, output, terminal: true });
-  try {
-    const answer = rl.question(question);
-    muted = secret;
-    return (await answer).trim();
-  } finally {
-    rl.close();
-    if (secret) process.stderr.write('\n');
-  }
-}
+const ask = (question: string, secret = false) =>
+  askOnTerminal(question, secret, () => new UsageError(`Missing ${question.replace(/:\s*$/, '')}: pass it as an option.`));
 
 /** `mindsim login`: checks the key against the service, then stores it for the user only. */
 export function loginCommand(program: Command, global: () => OutputOptions): void {

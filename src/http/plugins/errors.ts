@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { DomainError, type ErrorKind } from '../../domain/errors.ts';
 
-const STATUS: Record<ErrorKind, number> = {
+export const STATUS: Record<ErrorKind, number> = {
   invalid: 400,
   unauthorized: 401,
   forbidden: 403,

@@ -140,9 +140,32 @@ export interface WebhookEventsTable {
   payload: string;
 }
 
+export interface SessionsTable {
+  id_hash: string;
+  account_id: string | null;
+  /** JSON of the session object as @fastify/session keeps it. */
+  data: string;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface ServiceSettingsTable {
   key: string;
   value: string;
+}
+
+export interface UsageDailyTable {
+  account_id: string;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  requests: number;
+}
+
+export interface RateLimitWindowsTable {
+  key: string;
+  hits: number;
+  /** Unix milliseconds at which the window ends. */
+  reset_at: number;
 }
 
 export interface Database {
@@ -159,4 +182,7 @@ export interface Database {
   webhook_credentials: WebhookCredentialsTable;
   webhook_events: WebhookEventsTable;
   service_settings: ServiceSettingsTable;
+  usage_daily: UsageDailyTable;
+  rate_limit_windows: RateLimitWindowsTable;
+  sessions: SessionsTable;
 }

@@ -27,6 +27,10 @@ export class AccountsRepo {
     return Number(r.n);
   }
 
+  async setPasswordHash(id: string, passwordHash: string): Promise<void> {
+    await this.db.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+  }
+
   async setTier(id: string, tier: AccountRow['tier']): Promise<boolean> {
     const r = await this.db.updateTable('accounts').set({ tier }).where('id', '=', id).executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
@@ -49,6 +53,29 @@ export class ApiKeysRepo {
       .where('api_keys.prefix', '=', prefix)
       .where('api_keys.revoked_at', 'is', null)
       .executeTakeFirst();
+  }
+
+  /** An account's active keys, newest first. */
+  activeForAccount(accountId: string) {
+    return this.db
+      .selectFrom('api_keys')
+      .select(['id', 'name', 'prefix', 'created_at', 'last_used_at'])
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  async revokeForAccount(accountId: string, id: string, at: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
   }
 
   async revoke(prefix: string, at: string): Promise<boolean> {

@@ -4,8 +4,10 @@ import { AccountsRepo, ApiKeysRepo } from './accounts.ts';
 import { ArtifactsRepo } from './artifacts.ts';
 import { MindsRepo } from './minds.ts';
 import { ProfilesRepo } from './profiles.ts';
+import { SessionsRepo } from './sessions.ts';
 import { SettingsRepo } from './settings.ts';
 import { SnapshotsRepo } from './snapshots.ts';
+import { RateLimitWindowsRepo, UsageRepo } from './usage.ts';
 import { WebhooksRepo } from './webhooks.ts';
 
 /** Every repository, bound to one connection or transaction. */
@@ -18,6 +20,9 @@ export interface Repos {
   profiles: ProfilesRepo;
   webhooks: WebhooksRepo;
   settings: SettingsRepo;
+  usage: UsageRepo;
+  rateLimitWindows: RateLimitWindowsRepo;
+  sessions: SessionsRepo;
 }
 
 export function makeRepos(db: Kysely<Database>): Repos {
@@ -30,5 +35,8 @@ export function makeRepos(db: Kysely<Database>): Repos {
     profiles: new ProfilesRepo(db),
     webhooks: new WebhooksRepo(db),
     settings: new SettingsRepo(db),
+    usage: new UsageRepo(db),
+    rateLimitWindows: new RateLimitWindowsRepo(db),
+    sessions: new SessionsRepo(db),
   };
 }

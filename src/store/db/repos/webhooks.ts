@@ -30,6 +30,15 @@ export class WebhooksRepo {
       .executeTakeFirst();
   }
 
+  activeForAccount(accountId: string) {
+    return this.db
+      .selectFrom('webhook_credentials')
+      .select(['username', 'created_at'])
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+  }
+
   insertEvent(row: WebhookEventRow): Promise<unknown> {
     return this.db.insertInto('webhook_events').values(row).execute();
   }

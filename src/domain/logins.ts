@@ -1,0 +1,97 @@
+import { hash, verify } from '@node-rs/argon2';
+import type { Repos } from '../store/db/repos/index.ts';
+import { DomainError, invalid, notFound } from './errors.ts';
+import { iso, type Runtime } from './runtime.ts';
+import type { Tier } from './accounts.ts';
+
+export const MIN_PASSWORD = 10;
+const MAX_PASSWORD = 256;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export interface Account {
+  id: string;
+  email: string;
+  tier: Tier;
+  createdAt: string;
+}
+
+const wrongCredentials = () => new DomainError('unauthorized', 'wrong_credentials', 'Wrong email or password.');
+
+function checkPassword(password: string): void {
+  if (password.length < MIN_PASSWORD) {
+    throw invalid('weak_password', `Choose a password of at least ${MIN_PASSWORD} characters.`);
+  }
+  if (password.length > MAX_PASSWORD) throw invalid('password_too_long', `A password has at most ${MAX_PASSWORD} characters.`);
+}
+
+export function normalizeEmail(email: string): string {
+  const normalized = email.trim().toLowerCase();
+  if (!EMAIL.test(normalized)) throw invalid('invalid_email', `"${email}" is not an email address.`);
+  return normalized;
+}
+
+/**
+ * Email-and-password accounts for the dashboard. Passwords are hashed with argon2id
+ * (@node-rs/argon2, its OWASP-recommended defaults); the hash carries its own salt and parameters.
+ */
+export class LoginService {
+  /** Verified against when the email is unknown, so a wrong email costs as long as a wrong password. */
+  private decoy: Promise<string> | null = null;
+
+  constructor(
+    private readonly repos: Repos,
+    private readonly rt: Runtime,
+  ) {}
+
+  async signUp(email: string, password: string): Promise<Account> {
+    const normalized = normalizeEmail(email);
+    checkPassword(password);
+    if (await this.repos.accounts.byEmail(normalized)) {
+      throw new DomainError('conflict', 'email_taken', 'An account with this email already exists. Log in instead.');
+    }
+    const row = {
+      id: this.rt.newId(),
+      email: normalized,
+      tier: 'standard' as const,
+      password_hash: await hash(password),
+      created_at: iso(this.rt.now()),
+    };
+    try {
+      await this.repos.accounts.insert(row);
+    } catch (err) {
+      // Two sign-ups with one email at once: the unique index decides.
+      if (await this.repos.accounts.byEmail(normalized)) {
+        throw new DomainError('conflict', 'email_taken', 'An account with this email already exists. Log in instead.');
+      }
+      throw err;
+    }
+    return { id: row.id, email: row.email, tier: row.tier, createdAt: row.created_at };
+  }
+
+  async logIn(email: string, password: string): Promise<Account> {
+    const row = await this.repos.accounts.byEmail(email.trim().toLowerCase());
+    if (!row?.password_hash) {
+      this.decoy ??= hash(this.rt.randomBytes(16).toString('hex'));
+      await verify(await this.decoy, password).catch(() => false);
+      throw wrongCredentials();
+    }
+    const ok = await verify(row.password_hash, password).catch(() => false);
+    if (!ok) throw wrongCredentials();
+    return { id: row.id, email: row.email, tier: row.tier, createdAt: row.created_at };
+  }
+
+  /** Sets (or replaces) an account's password; its existing dashboard sessions end. */
+  async setPassword(accountId: string, password: string): Promise<Account> {
+    checkPassword(password);
+    const row = await this.repos.accounts.byId(accountId);
+    if (!row) throw notFound('The account');
+    await this.repos.accounts.setPasswordHash(accountId, await hash(password));
+    await this.repos.sessions.deleteForAccount(accountId);
+    return { id: row.id, email: row.email, tier: row.tier, createdAt: row.created_at };
+  }
+
+  async account(accountId: string): Promise<Account | null> {
+    const row = await this.repos.accounts.byId(accountId);
+    return row ? { id: row.id, email: row.email, tier: row.tier, createdAt: row.created_at } : null;
+  }
+}

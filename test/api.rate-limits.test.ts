@@ -1,0 +1,351 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import SqliteDatabase from 'better-sqlite3';
+import pino from 'pino';
+import { RateLimits, type RateLimitCounter, type RateLimitStore } from '../src/domain/rate-limits.ts';
+import type { Runtime } from '../src/domain/runtime.ts';
+import { UsageService } from '../src/domain/usage.ts';
+import { openPostgres } from '../src/store/db/postgres.ts';
+import { makeRepos } from '../src/store/db/repos/index.ts';
+import { openSqlite } from '../src/store/db/sqlite.ts';
+import { openRateLimitStore } from '../src/store/rate-limit-stores.ts';
+import { PG_SKIP, createDatabase, type TestDatabase } from './support/scale.ts';
+import { REDIS_SKIP, startRedis } from './support/redis.ts';
+import { client, startServer, type Reply, type TestServer } from './support/server.ts';
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'mindsim-rl-'));
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const today = () => new Date().toISOString().slice(0, 10);
+
+async function account(srv: TestServer, email: string, tier: 'standard' | 'pro') {
+  const r = await srv.admin('create-account', '--email', email, '--tier', tier);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout) as { accountId: string; apiKey: string };
+}
+
+const limitHeaders = (r: Reply) => ({
+  limit: r.headers.get('x-ratelimit-limit'),
+  remaining: r.headers.get('x-ratelimit-remaining'),
+  reset: Number(r.headers.get('x-ratelimit-reset')),
+});
+
+function assertResetSoon(r: Reply) {
+  const reset = Number(r.headers.get('x-ratelimit-reset'));
+  assert.ok(Number.isInteger(reset), `X-RateLimit-Reset is Unix seconds: ${r.headers.get('x-ratelimit-reset')}`);
+  assert.ok(reset >= nowSeconds() && reset <= nowSeconds() + 61, `reset ${reset} within the next minute of ${nowSeconds()}`);
+}
+
+function assertLimited(r: Reply, limit: number) {
+  assert.equal(r.status, 429, JSON.stringify(r.body));
+  assert.equal(r.body.error.code, 'rate_limited');
+  assert.match(r.body.error.message, new RegExp(`${limit} requests per minute`));
+  const after = Number(r.headers.get('retry-after'));
+  assert.ok(Number.isInteger(after) && after >= 1 && after <= 60, `Retry-After ${r.headers.get('retry-after')}`);
+  assert.equal(r.headers.get('x-ratelimit-limit'), String(limit));
+  assert.equal(r.headers.get('x-ratelimit-remaining'), '0');
+  assertResetSoon(r);
+  assert.ok(r.headers.get('x-request-id'));
+}
+
+/** Rows of usage_daily, read from the service's SQLite file. */
+function usageRows(dataDir: string, accountId: string): Array<{ day: string; requests: number }> {
+  const db = new SqliteDatabase(path.join(dataDir, 'mindsim.sqlite'), { readonly: true });
+  try {
+    return db.prepare('select day, requests from usage_daily where account_id = ? order by day').all(accountId) as Array<{
+      day: string;
+      requests: number;
+    }>;
+  } finally {
+    db.close();
+  }
+}
+
+describe('per-key rate limits on the public API (memory store)', { concurrency: false }, () => {
+  let srv: TestServer;
+  let std: { accountId: string; apiKey: string };
+
+  before(async () => {
+    srv = await startServer({ RATE_LIMIT_STANDARD: '3', RATE_LIMIT_PRO: '5', API_KEY_CACHE_MS: '0', USAGE_FLUSH_MS: '200' });
+    std = await account(srv, 'standard@example.com', 'standard');
+  });
+  after(() => srv?.stop());
+
+  it('sends Limit, a decreasing Remaining and Reset (Unix seconds) on every API response, errors included', async () => {
+    const api = client(srv.api, std.apiKey);
+    const replies = [
+      await api.get('/models'),
+      await api.get('/minds/00000000-0000-4000-8000-000000000000'),
+      await api.post('/minds', { name: 42 }),
+    ];
+    assert.deepEqual(
+      replies.map((r) => r.status),
+      [200, 404, 400],
+    );
+    assert.deepEqual(
+      replies.map((r) => [limitHeaders(r).limit, limitHeaders(r).remaining]),
+      [
+        ['3', '2'],
+        ['3', '1'],
+        ['3', '0'],
+      ],
+    );
+    for (const r of replies) assertResetSoon(r);
+    const resets = replies.map((r) => limitHeaders(r).reset);
+    assert.ok(Math.max(...resets) - Math.min(...resets) <= 1, `one window: ${resets.join(', ')}`);
+  });
+
+  it('answers 429 rate_limited with Retry-After beyond the limit, before reading the body', async () => {
+    const api = client(srv.api, std.apiKey);
+    assertLimited(await api.get('/models'), 3);
+    assertLimited(await api.post('/minds', { name: 'Not created' }), 3);
+    // Nothing was created by the refused request.
+    const { apiKey } = JSON.parse((await srv.admin('create-api-key', '--account', std.accountId)).stdout) as { apiKey: string };
+    assert.deepEqual((await client(srv.api, apiKey).get('/minds')).body, []);
+  });
+
+  it('leaves 401s to the key check: no rate-limit headers without a valid key', async () => {
+    const r = await client(srv.api, 'msk_00000000_wrong').get('/models');
+    assert.equal(r.status, 401);
+    assert.equal(r.headers.get('x-ratelimit-limit'), null);
+  });
+
+  it('counts each API key separately', async () => {
+    const created = JSON.parse((await srv.admin('create-api-key', '--account', std.accountId)).stdout) as { apiKey: string };
+    const second = client(srv.api, created.apiKey);
+    const r = await second.get('/models');
+    assert.equal(r.status, 200);
+    assert.equal(limitHeaders(r).remaining, '2');
+    assertLimited(await client(srv.api, std.apiKey).get('/models'), 3);
+  });
+
+  it('gives the pro tier its own limit', async () => {
+    const api = client(srv.api, srv.apiKey); // the owner account is pro
+    const seen: Array<string | null> = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await api.get('/models');
+      assert.equal(r.status, 200);
+      assert.equal(limitHeaders(r).limit, '5');
+      seen.push(limitHeaders(r).remaining);
+    }
+    assert.deepEqual(seen, ['4', '3', '2', '1', '0']);
+    assertLimited(await api.get('/models'), 5);
+  });
+
+  it('applies a tier change to the running window at once (API_KEY_CACHE_MS=0)', async () => {
+    const b = await account(srv, 'upgrade@example.com', 'standard');
+    const api = client(srv.api, b.apiKey);
+    for (let i = 0; i < 3; i++) assert.equal((await api.get('/models')).status, 200);
+    assertLimited(await api.get('/models'), 3);
+    assert.equal((await srv.admin('set-tier', '--account', b.accountId, '--tier', 'pro')).code, 0);
+    const r = await api.get('/models'); // the 5th request of the window, within pro's 5
+    assert.equal(r.status, 200);
+    assert.equal(limitHeaders(r).limit, '5');
+    assert.equal(limitHeaders(r).remaining, '0');
+    assertLimited(await api.get('/models'), 5);
+  });
+
+  it('meters every authenticated response per account and UTC day, refused ones included', async () => {
+    const c = await account(srv, 'metered@example.com', 'pro');
+    const api = client(srv.api, c.apiKey);
+    const statuses = [];
+    for (let i = 0; i < 7; i++) statuses.push((await api.get('/models')).status);
+    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429]);
+    await client(srv.api, 'msk_00000000_wrong').get('/models'); // not this account's, not counted
+    const deadline = Date.now() + 5000;
+    while (usageRows(srv.dataDir, c.accountId).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(usageRows(srv.dataDir, c.accountId), [{ day: today(), requests: 7 }]);
+    await api.get('/models');
+    await new Promise((r) => setTimeout(r, 600));
+    assert.deepEqual(usageRows(srv.dataDir, c.accountId), [{ day: today(), requests: 8 }], 'flushes add to the day');
+  });
+});
+
+describe('the usage meter on shutdown', () => {
+  it('writes the counts still in memory on SIGTERM', async () => {
+    const srv = await startServer({ USAGE_FLUSH_MS: '600000' });
+    try {
+      const api = client(srv.api, srv.apiKey);
+      for (let i = 0; i < 4; i++) assert.equal((await api.get('/models')).status, 200);
+      assert.deepEqual(usageRows(srv.dataDir, srv.ownerAccountId), [], 'nothing written before the flush');
+    } finally {
+      await srv.stop('SIGTERM');
+    }
+    assert.deepEqual(usageRows(srv.dataDir, srv.ownerAccountId), [{ day: today(), requests: 4 }]);
+  });
+});
+
+describe('UsageService and RateLimits.window, in process', () => {
+  const at = (isoTime: string): Runtime => ({ now: () => new Date(isoTime), newId: () => 'x', randomBytes: (n) => Buffer.alloc(n) });
+
+  it('daily(): the last 30 UTC days oldest first, zero-filled, with the counts not yet flushed', async () => {
+    const db = await openSqlite(tmp());
+    const repos = makeRepos(db);
+    const usage = new UsageService(repos.usage, at('2026-11-22T23:59:00Z'), 600_000);
+    try {
+      await repos.usage.add([
+        { account_id: 'a', day: '2026-10-23', requests: 50 }, // 31 days ago: outside the 30
+        { account_id: 'a', day: '2026-10-24', requests: 7 },
+        { account_id: 'b', day: '2026-11-22', requests: 9 },
+      ]);
+      for (let i = 0; i < 3; i++) usage.record('a');
+      await usage.flush();
+      for (let i = 0; i < 2; i++) usage.record('a');
+      const days = await usage.daily('a');
+      assert.equal(days.length, 30);
+      assert.deepEqual(days[0], { day: '2026-10-24', requests: 7 });
+      assert.deepEqual(days[29], { day: '2026-11-22', requests: 5 });
+      assert.equal(days.slice(1, 29).every((d) => d.requests === 0), true);
+      assert.deepEqual((await usage.daily('a', 2)).map((d) => d.day), ['2026-11-21', '2026-11-22']);
+      assert.deepEqual(await usage.daily('nobody', 1), [{ day: '2026-11-22', requests: 0 }]);
+      await usage.close();
+      assert.deepEqual(await repos.usage.range('a', '2026-11-22', '2026-11-22'), [{ day: '2026-11-22', requests: 5 }]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('keeps the counts of a failed flush for the next one', async () => {
+    let fail = true;
+    const added: unknown[] = [];
+    const repo = {
+      add: async (rows: unknown[]) => {
+        if (fail) throw new Error('database away');
+        added.push(...rows);
+      },
+      range: async () => [],
+    };
+    const usage = new UsageService(repo as never, at('2026-11-22T10:00:00Z'), 600_000);
+    usage.record('a');
+    await assert.rejects(usage.flush(), /database away/);
+    usage.record('a');
+    assert.deepEqual((await usage.daily('a', 1))[0], { day: '2026-11-22', requests: 2 });
+    fail = false;
+    await usage.close();
+    assert.deepEqual(added, [{ account_id: 'a', day: '2026-11-22', requests: 2 }]);
+  });
+
+  const incr = (store: RateLimitStore, key: string) =>
+    new Promise<RateLimitCounter>((resolve, reject) => store.incr(key, (e, r) => (e || !r ? reject(e) : resolve(r)), 60_000, 3));
+
+  async function windowContract(store: RateLimitStore) {
+    const limits = new RateLimits({ enabled: true, perMinute: { standard: 3, pro: 5 } }, store, 'test');
+    const key = `key-${Math.random()}`;
+    assert.deepEqual(await limits.window(key, 'standard'), { limit: 3, used: 0, remaining: 3, resetAt: null });
+    assert.equal((await incr(store, key)).current, 1);
+    const second = await incr(store, key);
+    assert.equal(second.current, 2);
+    assert.ok(second.ttl > 0 && second.ttl <= 60_000);
+    const w = await limits.window(key, 'standard');
+    assert.equal(w.used, 2);
+    assert.equal(w.remaining, 1);
+    const reset = Date.parse(w.resetAt ?? '');
+    assert.ok(reset > Date.now() && reset <= Date.now() + 60_000, w.resetAt ?? 'null');
+    assert.equal((await limits.window(key, 'pro')).remaining, 3, 'peeking does not count');
+    for (let i = 0; i < 3; i++) await incr(store, key);
+    assert.deepEqual({ ...(await limits.window(key, 'standard')), resetAt: null }, { limit: 3, used: 5, remaining: 0, resetAt: null });
+  }
+
+  it('window() peeks at a key of the memory store', async () => {
+    const { store } = openRateLimitStore({ enabled: true, perMinute: { standard: 3, pro: 5 }, store: 'memory', redisUrl: undefined }, null as never, pino({ level: 'silent' }));
+    await windowContract(store);
+  });
+
+  it('window() peeks at a key of the database store (SQLite); an expired window starts afresh', async () => {
+    const db = await openSqlite(tmp());
+    try {
+      const repos = makeRepos(db);
+      const { store } = openRateLimitStore({ enabled: true, perMinute: { standard: 3, pro: 5 }, store: 'database', redisUrl: undefined }, repos.rateLimitWindows, pino({ level: 'silent' }));
+      await windowContract(store);
+      const t = Date.now();
+      assert.deepEqual(await repos.rateLimitWindows.hit('old', 1000, t - 5000), { hits: 1, resetAt: t - 4000 });
+      assert.deepEqual(await repos.rateLimitWindows.hit('old', 1000, t - 4500), { hits: 2, resetAt: t - 4000 });
+      assert.equal(await repos.rateLimitWindows.peek('old', t), null);
+      assert.deepEqual(await repos.rateLimitWindows.hit('old', 60_000, t), { hits: 1, resetAt: t + 60_000 });
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('window() peeks at a key of the database store (PostgreSQL)', { skip: PG_SKIP }, async () => {
+    const pgdb = await createDatabase();
+    const db = await openPostgres(pgdb.url);
+    try {
+      const { store } = openRateLimitStore({ enabled: true, perMinute: { standard: 3, pro: 5 }, store: 'database', redisUrl: undefined }, makeRepos(db).rateLimitWindows, pino({ level: 'silent' }));
+      await windowContract(store);
+      // Concurrent hits on one key from many connections: every one counted exactly once.
+      const repo = makeRepos(db).rateLimitWindows;
+      const hits = await Promise.all(Array.from({ length: 40 }, () => repo.hit('busy', 60_000, Date.now())));
+      assert.deepEqual(hits.map((h) => h.hits).sort((a, b) => a - b), Array.from({ length: 40 }, (_, i) => i + 1));
+    } finally {
+      await db.destroy();
+      await pgdb.drop();
+    }
+  });
+
+  it('window() when the limiter is off: the limit, nothing used', async () => {
+    const { store } = openRateLimitStore({ enabled: false, perMinute: { standard: 3, pro: 5 }, store: 'memory', redisUrl: undefined }, null as never, pino({ level: 'silent' }));
+    const limits = new RateLimits({ enabled: false, perMinute: { standard: 3, pro: 5 } }, store, 'memory');
+    assert.deepEqual(await limits.window('k', 'pro'), { limit: 5, used: 0, remaining: 5, resetAt: null });
+  });
+});
+
+/** Two API processes on one shared store: the limit of a key holds across them. */
+async function acrossTwoProcesses(env: Record<string, string>) {
+  const limits = { RATE_LIMIT_STANDARD: '4', RATE_LIMIT_PRO: '6' };
+  const one = await startServer({ ...env, ...limits });
+  let two: TestServer | null = null;
+  try {
+    two = await startServer({ ...env, ...limits, DATA_DIR: one.dataDir, RUN_WORKER: 'false' });
+    const { apiKey } = await account(one, 'shared@example.com', 'standard');
+    const a = client(one.api, apiKey);
+    const b = client(two.api, apiKey);
+    const replies = [await a.get('/models'), await b.get('/models'), await a.get('/models'), await b.get('/models')];
+    assert.deepEqual(
+      replies.map((r) => [r.status, limitHeaders(r).remaining]),
+      [
+        [200, '3'],
+        [200, '2'],
+        [200, '1'],
+        [200, '0'],
+      ],
+    );
+    const resets = replies.map((r) => limitHeaders(r).reset);
+    assert.ok(Math.max(...resets) - Math.min(...resets) <= 1, `one window across processes: ${resets.join(', ')}`);
+    assertLimited(await a.get('/models'), 4);
+    assertLimited(await b.get('/models'), 4);
+    // The owner key (pro) is counted apart, in the same store.
+    const owner = await client(two.api, one.apiKey).get('/models');
+    assert.equal(owner.status, 200);
+    assert.deepEqual([limitHeaders(owner).limit, limitHeaders(owner).remaining], ['6', '5']);
+  } finally {
+    await two?.stop();
+    await one.stop();
+  }
+}
+
+describe('the limit across API processes', () => {
+  it('holds with RATE_LIMIT_STORE=database on one SQLite file', async () => {
+    await acrossTwoProcesses({ RATE_LIMIT_STORE: 'database' });
+  });
+
+  it('holds on one PostgreSQL database (the default store with DATABASE_URL)', { skip: PG_SKIP }, async () => {
+    const db: TestDatabase = await createDatabase();
+    try {
+      await acrossTwoProcesses({ DATABASE_URL: db.url });
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('holds with Redis (the default store with REDIS_URL)', { skip: REDIS_SKIP }, async () => {
+    const redis = await startRedis();
+    try {
+      await acrossTwoProcesses({ REDIS_URL: redis.url });
+    } finally {
+      await redis.stop();
+    }
+  });
+});

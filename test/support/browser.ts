@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's chromium (installed by .ci/run); playwright never downloads a browser here. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const RESULTS = path.resolve(import.meta.dirname, '..', '..', 'test-results');
+
+export const chromiumAvailable = () => fs.existsSync(CHROMIUM);
+
+/** Launch flags from the workplace's architecture notes: no sandbox (root), no background networking. */
+export async function launchBrowser(): Promise<{ browser: Browser; close(): Promise<void> }> {
+  // playwright gives every launch a fresh, empty --user-data-dir of its own (and refuses ours).
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return {
+    browser,
+    close: () => browser.close(),
+  };
+}
+
+/** A full-page screenshot into test-results/ (git-ignored). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(RESULTS, { recursive: true });
+  await page.screenshot({ path: path.join(RESULTS, `${name}.png`), fullPage: true });
+}
+
+/** Form controls a user can reach that have no label (visible <label for>, wrapping label or aria-label). */
+export function unlabelledControls(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLInputElement>('input, select, textarea')]
+      .filter((el) => el.type !== 'hidden' && el.offsetParent !== null)
+      .filter((el) => !(el.labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby')))
+      .map((el) => el.outerHTML.slice(0, 120)),
+  );
+}
+
+/** True when the page is wider than the viewport (something does not fit a phone). */
+export function overflowsHorizontally(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+}
