@@ -8,7 +8,7 @@ import { longInterview, makeDocx, makePdf, teamsVtt } from '../test/support/fixt
 import { mindSizes, renderMindSizes, type MindSizeRow } from './mind-sizes.ts';
 import { postgresAvailable, startPgService, workerThroughput, type PgService, type WorkerThroughput } from './scale.ts';
 import { processingMs, rssBytes } from './measure.ts';
-import { LIMITER_ROW, limiterTargets, renderLimiterCost, type LimiterBench } from './rate-limit.ts';
+import { LIMITER_ROW, limiterTargets, renderLimiterCost, type LimiterBench, type LoadRow } from './rate-limit.ts';
 
 /**
  * `npm run bench`: throughput next to a bare Fastify hello-world started in the same run, snapshot
@@ -21,14 +21,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ROOT = path.resolve(import.meta.dirname, '..');
 const WORKER_SNAPSHOTS = Number(process.env.BENCH_WORKER_SNAPSHOTS ?? 40);
 
-interface Load {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-}
+type Load = LoadRow;
 
 /** Runs bench/load.ts in a child process and reads its JSON result. */
 function loadOnce(opts: autocannon.Options): Promise<Omit<Load, 'name'>> {
