@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RateLimits } from '../../domain/rate-limits.ts';
 import type { UsageService } from '../../domain/usage.ts';
 import { authOf } from './auth.ts';
+import { ErrorBody } from '../schemas.ts';
 import { errorBody } from './errors.ts';
 
 /**
@@ -13,6 +14,12 @@ import { errorBody } from './errors.ts';
  */
 export async function registerRateLimit(api: FastifyInstance, limits: RateLimits): Promise<void> {
   if (!limits.enabled) return;
+  // In the OpenAPI document every limited route may answer 429 (the body is the usual Error).
+  api.addHook('onRoute', (route) => {
+    if (route.schema?.response && typeof route.schema.response === 'object') {
+      route.schema = { ...route.schema, response: { ...(route.schema.response as object), 429: ErrorBody } };
+    }
+  });
   // The plugin only decorates a scope that has no createRateLimit yet: one inherited from a parent
   // scope would count in that registration's store, with its settings.
   if (api.hasDecorator('createRateLimit')) throw new Error('@fastify/rate-limit is already registered above the API scope');
