@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
+import type autocannon from 'autocannon';
 import { waitForSnapshot, type Client } from '../test/support/server.ts';
 
 /** Resident memory of a process, in bytes, from /proc. */
@@ -12,4 +15,26 @@ export async function processingMs(api: Client, mindId: string, snapshotId: stri
   const s = await waitForSnapshot(api, mindId, snapshotId, timeoutMs);
   if (s.status !== 'completed') throw new Error(`snapshot ${snapshotId} ${s.status}: ${JSON.stringify(s.error)}`);
   return Date.parse(s.completedAt) - Date.parse(s.createdAt);
+}
+
+/** One autocannon result, averaged over rounds where several ran. */
+export interface LoadRow {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** Runs bench/load.ts in a child process (so the driver never competes with the load) and reads its JSON result. */
+export function loadOnce(opts: autocannon.Options): Promise<Omit<LoadRow, 'name'>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts', JSON.stringify(opts)], {
+      cwd: path.resolve(import.meta.dirname, '..'),
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as Omit<LoadRow, 'name'>) : reject(new Error(`load exited ${code}`))));
+  });
 }

@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
 import os from 'node:os';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type autocannon from 'autocannon';
 import { longInterview, teamsVtt } from '../test/support/fixtures.ts';
 import { REDIS_SKIP, startRedis, type TestRedis } from '../test/support/redis.ts';
 import { createDatabase, pgAdminUrl } from '../test/support/scale.ts';
 import { client, startServer, waitForSnapshot, type TestServer } from '../test/support/server.ts';
+import { loadOnce, type LoadRow } from './measure.ts';
 
 /**
  * The rate limiter's cost on the status route: the same route on API-only processes over one
@@ -14,7 +13,6 @@ import { client, startServer, waitForSnapshot, type TestServer } from '../test/s
  * (when redis-server is installed). Limits are set far above the load, so nothing is refused.
  * Part of `npm run bench`; `node --import tsx bench/rate-limit.ts` runs it alone and prints the section.
  */
-const ROOT = path.resolve(import.meta.dirname, '..');
 const NO_LIMIT = { RATE_LIMIT_STANDARD: '1000000000', RATE_LIMIT_PRO: '1000000000' };
 
 export interface Target {
@@ -28,6 +26,20 @@ export interface LimiterBench {
 }
 
 export const LIMITER_ROW = 'status, rate limiter';
+/** Keys of the "many keys" rows: the load spread over rows of the database store, as real clients are. */
+const MANY_KEYS = 20;
+
+/** More API keys of the service's owner account (through the operator CLI, five at a time). */
+async function extraKeys(srv: TestServer, n: number): Promise<string[]> {
+  const keys: string[] = [];
+  while (keys.length < n) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(5, n - keys.length) }, () => srv.admin('create-api-key', '--account', srv.ownerAccountId)),
+    );
+    for (const r of batch) keys.push((JSON.parse(r.stdout) as { apiKey: string }).apiKey);
+  }
+  return keys;
+}
 
 /** A service and the status path of one of its completed snapshots (under the API prefix). */
 export interface StatusTarget {
@@ -41,16 +53,18 @@ export interface StatusTarget {
  */
 export async function limiterTargets(sqlite: StatusTarget, pg?: StatusTarget): Promise<LimiterBench> {
   const redis: TestRedis | null = REDIS_SKIP ? null : await startRedis();
-  const settings: Array<[string, StatusTarget, Record<string, string>]> = [
+  const settings: Array<[string, StatusTarget, Record<string, string>, number?]> = [
     ['off', sqlite, { RATE_LIMIT_ENABLED: 'false' }],
     ['memory', sqlite, { RATE_LIMIT_STORE: 'memory' }],
     ['database (SQLite)', sqlite, { RATE_LIMIT_STORE: 'database' }],
+    [`database (SQLite), ${MANY_KEYS} keys`, sqlite, { RATE_LIMIT_STORE: 'database' }, MANY_KEYS],
     ...(redis ? [['Redis', sqlite, { RATE_LIMIT_STORE: 'redis', REDIS_URL: redis.url }] as [string, StatusTarget, Record<string, string>]] : []),
     ...(pg
       ? ([
           ['off, on PostgreSQL', pg, { RATE_LIMIT_ENABLED: 'false' }],
           ['database (PostgreSQL)', pg, { RATE_LIMIT_STORE: 'database' }],
-        ] as Array<[string, StatusTarget, Record<string, string>]>)
+          [`database (PostgreSQL), ${MANY_KEYS} keys`, pg, { RATE_LIMIT_STORE: 'database' }, MANY_KEYS],
+        ] as Array<[string, StatusTarget, Record<string, string>, number?]>)
       : []),
   ];
   const servers: TestServer[] = [];
@@ -65,25 +79,23 @@ export async function limiterTargets(sqlite: StatusTarget, pg?: StatusTarget): P
     await redis?.stop();
     throw err;
   }
+  const keys = new Map<TestServer, string[]>();
+  for (const [, base, , n] of settings) if (n && !keys.has(base.srv)) keys.set(base.srv, await extraKeys(base.srv, n));
   return {
-    targets: settings.map(([name, base], i) => ({
-      name: `${LIMITER_ROW} ${name}`,
-      opts: { url: `${servers[i]?.api}${base.statusPath}`, headers: { authorization: `Bearer ${base.srv.apiKey}` } },
-    })),
+    targets: settings.map(([name, base, , n], i) => {
+      const url = `${servers[i]?.api}${base.statusPath}`;
+      // Several keys: each connection cycles through them, as many clients with a key each would.
+      const many = n ? keys.get(base.srv) ?? [] : [];
+      const opts: autocannon.Options = many.length
+        ? { url, requests: many.map((k) => ({ method: 'GET', path: new URL(url).pathname, headers: { authorization: `Bearer ${k}` } })) }
+        : { url, headers: { authorization: `Bearer ${base.srv.apiKey}` } };
+      return { name: `${LIMITER_ROW} ${name}`, opts };
+    }),
     stop: async () => {
       await Promise.all(servers.map((s) => s.stop()));
       await redis?.stop();
     },
   };
-}
-
-export interface LoadRow {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
 }
 
 /** The BENCHMARKS.md section from the limiter rows (the first, "off", is the reference). */
@@ -149,15 +161,6 @@ async function withSnapshot(srv: TestServer): Promise<StatusTarget> {
   const snap = await api.post(`/minds/${mindId}/snapshots`, form);
   await waitForSnapshot(api, mindId, snap.body.mindAssessmentId);
   return { srv, statusPath: `/minds/${mindId}/snapshots/${snap.body.mindAssessmentId}/status` };
-}
-
-function loadOnce(opts: autocannon.Options): Promise<Omit<LoadRow, 'name'>> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts', JSON.stringify(opts)], { cwd: ROOT });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as Omit<LoadRow, 'name'>) : reject(new Error(`load exited ${code}`))));
-  });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

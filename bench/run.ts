@@ -7,8 +7,8 @@ import { client, freePort, startServer, type Client, type TestServer } from '../
 import { longInterview, makeDocx, makePdf, teamsVtt } from '../test/support/fixtures.ts';
 import { mindSizes, renderMindSizes, type MindSizeRow } from './mind-sizes.ts';
 import { postgresAvailable, startPgService, workerThroughput, type PgService, type WorkerThroughput } from './scale.ts';
-import { processingMs, rssBytes } from './measure.ts';
-import { LIMITER_ROW, limiterTargets, renderLimiterCost, type LimiterBench, type LoadRow } from './rate-limit.ts';
+import { loadOnce, processingMs, rssBytes, type LoadRow } from './measure.ts';
+import { LIMITER_ROW, limiterTargets, renderLimiterCost, type LimiterBench } from './rate-limit.ts';
 
 /**
  * `npm run bench`: throughput next to a bare Fastify hello-world started in the same run, snapshot
@@ -22,16 +22,6 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const WORKER_SNAPSHOTS = Number(process.env.BENCH_WORKER_SNAPSHOTS ?? 40);
 
 type Load = LoadRow;
-
-/** Runs bench/load.ts in a child process and reads its JSON result. */
-function loadOnce(opts: autocannon.Options): Promise<Omit<Load, 'name'>> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts', JSON.stringify(opts)], { cwd: ROOT });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as Omit<Load, 'name'>) : reject(new Error(`load exited ${code}`))));
-  });
-}
 
 /** Alternates the targets for ROUNDS rounds, so drift on a shared machine hits them alike; reports means. */
 async function loads(targets: Array<{ name: string; opts: autocannon.Options }>): Promise<Load[]> {
@@ -204,7 +194,7 @@ function writeReport(r: {
     '',
     ...renderLimiterCost(
       r.loads,
-      'The status route above on API-only processes over the same data folder, alternating with the other targets: the limiter off (RATE_LIMIT_ENABLED=false), counting in memory, in the SQLite database (one upsert per request) and in Redis (when redis-server is installed), limits far above the load so nothing is refused. The status rows of the table above count in memory (SQLite service) and in the database (PostgreSQL service): the defaults without REDIS_URL. The single key under 50 connections is the worst case for the database stores (every request updates one row).',
+      'The status route above on API-only processes over the same data folder, alternating with the other targets: the limiter off (RATE_LIMIT_ENABLED=false), counting in memory, in the SQLite database (one upsert per request) and in Redis (when redis-server is installed), limits far above the load so nothing is refused. The status rows of the table above count in memory (SQLite service) and in the database (PostgreSQL service): the defaults without REDIS_URL. The single key under 50 connections is the worst case for the database stores (every request updates one row, and with limits in force one key could never send this many: 500/min at most); the rows with 20 keys spread the same load over 20 rows, as many clients would, which shows how much of the cost is contention on one row rather than the write itself.',
     ),
     `## Snapshot processing: a two-hour interview (${r.words} words), creation → completed`,
     '',

@@ -74,7 +74,11 @@ function setupUpload(form) {
       status.textContent = 'Preparing the upload…';
       const signed = await postJson(`/minds/${mindId}/uploads`, { fileName: file.name, contentType: file.type || undefined });
       status.textContent = `Uploading ${file.name}…`;
-      await putWithProgress(signed.signedUrl, file, (f) => {
+      // This service's own receiver is reached on the page's origin (PUBLIC_URL may name another
+      // host for the same server); an S3 presigned URL is used as it is (the bucket needs CORS).
+      const target = new URL(signed.signedUrl);
+      const url = target.pathname.startsWith('/uploads/') ? target.pathname + target.search : signed.signedUrl;
+      await putWithProgress(url, file, (f) => {
         bar.value = Math.round(f * 100);
         bar.textContent = `${bar.value}%`;
       });

@@ -4,13 +4,13 @@ import { viewerAuth } from '../guard.ts';
 import { render } from '../render.ts';
 
 const DAYS = 30;
-const CHART = { width: 720, height: 200, top: 16, bottom: 28, left: 40 };
+const CHART = { width: 720, height: 200, top: 16, bottom: 28, left: 40, right: 24 };
 
 /** Bars of a daily series as SVG geometry (drawn by the template; no chart script needed). */
 export function barChart(days: Array<{ day: string; requests: number }>) {
   const max = Math.max(1, ...days.map((d) => d.requests));
   const plot = CHART.height - CHART.top - CHART.bottom;
-  const step = (CHART.width - CHART.left) / Math.max(1, days.length);
+  const step = (CHART.width - CHART.left - CHART.right) / Math.max(1, days.length);
   const bars = days.map((d, i) => {
     const h = Math.round((d.requests / max) * plot);
     return { ...d, x: CHART.left + i * step + 1, y: CHART.top + plot - h, w: Math.max(1, step - 2), h, label: i % 5 === 0 || i === days.length - 1 };
