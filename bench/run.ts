@@ -194,7 +194,7 @@ function writeReport(r: {
     '',
     ...renderLimiterCost(
       r.loads,
-      'The status route above on API-only processes over the same data folder, alternating with the other targets: the limiter off (RATE_LIMIT_ENABLED=false), counting in memory, in the SQLite database (one upsert per request) and in Redis (when redis-server is installed), limits far above the load so nothing is refused. The status rows of the table above count in memory (SQLite service) and in the database (PostgreSQL service): the defaults without REDIS_URL. The single key under 50 connections is the worst case for the database stores (every request updates one row, and with limits in force one key could never send this many: 500/min at most); the rows with 20 keys spread the same load over 20 rows, as many clients would, which shows how much of the cost is contention on one row rather than the write itself.',
+      'The status route above on API-only processes over the same data folder, alternating with the other targets: the limiter off (RATE_LIMIT_ENABLED=false), counting in memory, in the SQLite database (requests taken from the shared count in blocks: one upsert per block) and in Redis (when redis-server is installed), limits far above the load so nothing is refused. The status rows of the table above count in memory (SQLite service) and in the database (PostgreSQL service): the defaults without REDIS_URL. Limits far above the load make blocks of 100 requests for the database stores; with limits in force one key could never send this many (500/min at most), and real traffic is many keys: the rows with 20 keys spread the same load over 20 keys.',
     ),
     `## Snapshot processing: a two-hour interview (${r.words} words), creation → completed`,
     '',

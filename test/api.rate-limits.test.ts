@@ -349,3 +349,57 @@ describe('the limit across API processes', () => {
     }
   });
 });
+
+describe('the database store takes requests in blocks', () => {
+  const counter = (store: RateLimitStore, key: string, max: number) =>
+    new Promise<RateLimitCounter>((resolve, reject) => store.incr(key, (e, r) => (e || !r ? reject(e) : resolve(r)), 60_000, max));
+
+  /** The store over a repository whose writes are counted. */
+  function counted(repo: ReturnType<typeof makeRepos>['rateLimitWindows']) {
+    let writes = 0;
+    const spy = Object.create(repo) as typeof repo;
+    spy.hit = (...args: Parameters<typeof repo.hit>) => {
+      writes += 1;
+      return repo.hit(...args);
+    };
+    const settings = { enabled: true, perMinute: { standard: 3, pro: 5 }, store: 'database' as const, redisUrl: undefined };
+    return { store: openRateLimitStore(settings, spy, pino({ level: 'silent' })).store, writes: () => writes };
+  }
+
+  it('counts every request exactly, with far fewer writes than requests, concurrent ones included', async () => {
+    const db = await openSqlite(tmp());
+    try {
+      const { store, writes } = counted(makeRepos(db).rateLimitWindows);
+      const sequential = [];
+      for (let i = 0; i < 200; i++) sequential.push((await counter(store, 'k', 10_000)).current);
+      assert.deepEqual(sequential, Array.from({ length: 200 }, (_, i) => i + 1));
+      const concurrent = await Promise.all(Array.from({ length: 100 }, () => counter(store, 'k', 10_000)));
+      assert.deepEqual(concurrent.map((r) => r.current).sort((a, b) => a - b), Array.from({ length: 100 }, (_, i) => 201 + i));
+      assert.ok(writes() <= 6, `${writes()} writes for 300 requests`);
+      const limits = new RateLimits({ enabled: true, perMinute: { standard: 10_000, pro: 10_000 } }, store, 'database');
+      assert.equal((await limits.window('k', 'pro')).used, 300, 'the window shows requests, not blocks');
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('never lets more than the limit through across processes, and holds little back', async () => {
+    const db = await openSqlite(tmp());
+    try {
+      const repo = makeRepos(db).rateLimitWindows;
+      const processes = [counted(repo).store, counted(repo).store, counted(repo).store];
+      const max = 160;
+      const replies = await Promise.all(Array.from({ length: 300 }, (_, i) => counter(processes[i % 3]!, 'shared', max)));
+      const allowed = replies.filter((r) => r.current <= max).length;
+      assert.ok(allowed <= max, `${allowed} let through`);
+      assert.ok(allowed >= max - 3 * Math.floor(max / 16), `only ${allowed} of ${max} let through`);
+      // Near the limit blocks shrink to one request: the last ones are counted one by one.
+      const small = counted(repo);
+      for (let i = 1; i <= 5; i++) assert.equal((await counter(small.store, 'tight', 5)).current, i);
+      assert.equal(small.writes(), 5);
+      assert.ok((await counter(small.store, 'tight', 5)).current > 5);
+    } finally {
+      await db.destroy();
+    }
+  });
+});

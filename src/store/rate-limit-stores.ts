@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { RateLimitSettings } from '../config.ts';
 import type { RateLimitCounter, RateLimitStore } from '../domain/rate-limits.ts';
@@ -23,30 +24,98 @@ const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as new (
 const MEMORY_KEYS = 50_000;
 const REDIS_PREFIX = 'mindsim:ratelimit:';
 
+/** Requests a process may take from the shared count at once: a block is at most this big… */
+const MAX_BLOCK = 100;
+/** …and at most this share of what is left of the key's window, so no process hoards the end of it. */
+const BLOCK_SHARE = 16;
+/** Keys whose blocks a process remembers (an LRU; a forgotten block's unused requests are lost for its window). */
+const LEASED_KEYS = 50_000;
+
+/** Requests this process has taken from a key's shared count and not yet used. */
+interface Lease {
+  resetAt: number;
+  /** The shared count right after this process last took a block. */
+  counted: number;
+  /** Requests of the block not yet used. */
+  unused: number;
+}
+
+type Cb = (err: Error | null, res?: RateLimitCounter) => void;
+
 /**
  * The database store for @fastify/rate-limit: the same fixed windows as its LocalStore and
- * RedisStore, in the rate_limit_windows table; one atomic upsert per counted request.
+ * RedisStore, in the rate_limit_windows table, shared by every process on the database.
+ *
+ * Each process takes requests from a key's shared count in blocks (one atomic upsert adds the
+ * block) and serves them from memory, so a busy key costs one database write per block rather
+ * than per request. The limit is never exceeded: a request is only let through when it was added
+ * to the shared count first. A block is at most 1/16 of what is left of the window (and at most
+ * 100), so near the limit blocks shrink to one request and the count is exact; a process can hold
+ * back at most that share from the others. The count the headers report is the shared count less
+ * this process's unused requests.
  */
 export class DatabaseRateLimitStore implements RateLimitStore {
+  private readonly leases = new LRUCache<string, Lease>({ max: LEASED_KEYS });
+  /** One block request in flight per key; concurrent requests of the key wait for it. */
+  private readonly taking = new Map<string, Promise<void>>();
+
   constructor(
     private readonly repo: RateLimitWindowsRepo,
     private readonly prefix = '',
   ) {}
 
-  incr(key: string, cb: (err: Error | null, res?: RateLimitCounter) => void, timeWindow: number): void {
-    const now = Date.now();
-    this.repo.hit(this.prefix + key, timeWindow, now).then(
-      (w) => cb(null, { current: w.hits, ttl: Math.max(0, w.resetAt - now) }),
-      (err: Error) => cb(err),
-    );
+  incr(key: string, cb: Cb, timeWindow: number, max: number): void {
+    this.count(this.prefix + key, timeWindow, max).then((r) => cb(null, r), (err: Error) => cb(err));
   }
 
-  read(key: string, cb: (err: Error | null, res?: RateLimitCounter) => void): void {
+  private async count(key: string, windowMs: number, max: number): Promise<RateLimitCounter> {
+    for (;;) {
+      const now = Date.now();
+      const lease = this.leases.get(key);
+      if (lease && lease.resetAt > now && lease.unused > 0) {
+        lease.unused -= 1;
+        return { current: lease.counted - lease.unused, ttl: lease.resetAt - now };
+      }
+      const inFlight = this.taking.get(key);
+      if (inFlight) {
+        await inFlight;
+        continue;
+      }
+      const known = lease && lease.resetAt > now ? lease.counted : 0;
+      const block = Math.max(1, Math.min(MAX_BLOCK, Math.floor((max - known) / BLOCK_SHARE)));
+      let result: RateLimitCounter | null = null;
+      const take = this.repo.hit(key, windowMs, now, block).then((w) => {
+        const before = w.hits - block; // the count before this block
+        // Of the block, only what fits under the limit can be used; the first one is this request.
+        // Beyond the limit a block is wasted (the window is spent either way) and the request refused.
+        const usable = Math.max(0, Math.min(block, max - before));
+        if (usable === 0) {
+          this.leases.set(key, { resetAt: w.resetAt, counted: w.hits, unused: 0 });
+          result = { current: w.hits, ttl: Math.max(0, w.resetAt - now) };
+        } else {
+          this.leases.set(key, { resetAt: w.resetAt, counted: before + usable, unused: usable - 1 });
+          result = { current: before + 1, ttl: Math.max(0, w.resetAt - now) };
+        }
+      });
+      this.taking.set(key, take);
+      try {
+        await take;
+      } finally {
+        this.taking.delete(key);
+      }
+      if (result) return result;
+    }
+  }
+
+  read(key: string, cb: Cb): void {
     const now = Date.now();
-    this.repo.peek(this.prefix + key, now).then(
-      (w) => cb(null, w ? { current: w.hits, ttl: Math.max(0, w.resetAt - now) } : { current: 0, ttl: 0 }),
-      (err: Error) => cb(err),
-    );
+    const k = this.prefix + key;
+    this.repo.peek(k, now).then((w) => {
+      if (!w) return cb(null, { current: 0, ttl: 0 });
+      const lease = this.leases.get(k);
+      const unused = lease && lease.resetAt === w.resetAt ? lease.unused : 0;
+      cb(null, { current: w.hits - unused, ttl: Math.max(0, w.resetAt - now) });
+    }, (err: Error) => cb(err));
   }
 
   child(routeOptions: unknown): RateLimitStore {

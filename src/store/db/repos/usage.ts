@@ -50,16 +50,19 @@ export class UsageRepo {
 export class RateLimitWindowsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Counts one request for `key`; starts a new window of `windowMs` when none is running at `nowMs`. */
-  async hit(key: string, windowMs: number, nowMs: number): Promise<{ hits: number; resetAt: number }> {
+  /**
+   * Counts `n` requests (default one) for `key`; starts a new window of `windowMs` when none is
+   * running at `nowMs`. Returns the window's count after adding them.
+   */
+  async hit(key: string, windowMs: number, nowMs: number, n = 1): Promise<{ hits: number; resetAt: number }> {
     const row = await this.db
       .insertInto('rate_limit_windows')
-      .values({ key, hits: 1, reset_at: nowMs + windowMs })
+      .values({ key, hits: n, reset_at: nowMs + windowMs })
       .onConflict((oc) =>
         oc.column('key').doUpdateSet((eb) => {
           const expired = eb('rate_limit_windows.reset_at', '<=', nowMs);
           return {
-            hits: eb.case().when(expired).then(1).else(eb('rate_limit_windows.hits', '+', 1)).end(),
+            hits: eb.case().when(expired).then(n).else(eb('rate_limit_windows.hits', '+', n)).end(),
             reset_at: eb.case().when(expired).then(nowMs + windowMs).else(eb.ref('rate_limit_windows.reset_at')).end(),
           };
         }),
