@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { chromiumAvailable, launchBrowser, overflowsHorizontally, screenshot, unlabelledControls } from './support/browser.ts';
+import { accessibilityViolations, chromiumAvailable, launchBrowser, overflowsHorizontally, screenshot, unlabelledControls } from './support/browser.ts';
 import { sampleInterview, teamsVtt } from './support/fixtures.ts';
 import { startServer, type TestServer } from './support/server.ts';
 
@@ -33,12 +33,22 @@ describe('dashboard in a real browser', { skip }, () => {
     await srv?.stop();
   });
 
-  const labelled = async () => assert.deepEqual(await unlabelledControls(page), [], `unlabelled controls on ${page.url()}`);
+  /** Every control labelled, and no WCAG 2.1 A/AA violation that axe-core can find. */
+  const labelled = async () => {
+    assert.deepEqual(await unlabelledControls(page), [], `unlabelled controls on ${page.url()}`);
+    assert.deepEqual(await accessibilityViolations(page), [], `axe-core on ${page.url()}`);
+  };
 
   it('walks from sign-up to a live webhook event', async () => {
     // Sign up.
     await page.goto(`${srv.baseUrl}/`);
     assert.match(page.url(), /\/login$/);
+    await labelled();
+    // The checkers do find faults: a field without a label is reported by both.
+    await page.evaluate(() => document.querySelector('main')?.insertAdjacentHTML('beforeend', '<input id="bad" type="text">'));
+    assert.equal((await unlabelledControls(page)).length, 1);
+    assert.ok((await accessibilityViolations(page)).some((v) => v.startsWith('label:')));
+    await page.evaluate(() => document.getElementById('bad')?.remove());
     await screenshot(page, '01-login');
     await page.getByRole('link', { name: 'Sign up' }).click();
     await labelled();
@@ -105,11 +115,13 @@ describe('dashboard in a real browser', { skip }, () => {
     }
     assert.match(await page.getByTestId('confidence').innerText(), /^\d+%$/);
     assert.match(await page.locator('.evidence').innerText(), /run/i);
+    await labelled();
     await screenshot(page, '04-mind');
 
     // Webhooks: a standard account is told why and how to upgrade.
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('heading', { name: 'Webhooks are a Pro feature' }).waitFor();
+    await labelled();
     await screenshot(page, '05-webhooks-standard');
     const command = await page.locator('pre code').innerText();
     const accountId = /--account ([0-9a-f-]{36})/.exec(command)?.[1];
@@ -144,6 +156,7 @@ describe('dashboard in a real browser', { skip }, () => {
     await page.getByRole('heading', { name: 'Current rate-limit window' }).waitFor();
     assert.ok((await page.locator('svg rect.bar').count()) === 30);
     assert.match(await page.locator('main').innerText(), /e2e script/);
+    await labelled();
     await screenshot(page, '07-usage');
 
     // Minds list and the delete confirmation.
@@ -151,6 +164,7 @@ describe('dashboard in a real browser', { skip }, () => {
     await screenshot(page, '08-minds');
     await page.getByRole('link', { name: 'Delete Sam Okafor' }).click();
     await page.getByRole('heading', { name: /Delete “Sam Okafor”\?/ }).waitFor();
+    await labelled();
     await screenshot(page, '09-mind-delete');
     await page.getByRole('link', { name: 'Cancel' }).click();
     await page.waitForURL(/\/minds\/[0-9a-f-]{36}$/);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's chromium (installed by .ci/run); playwright never downloads a browser here. */
@@ -50,4 +51,17 @@ export function unlabelledControls(page: Page): Promise<string[]> {
 /** True when the page is wider than the viewport (something does not fit a phone). */
 export function overflowsHorizontally(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+}
+
+const AXE = fileURLToPath(import.meta.resolve('axe-core/axe.min.js'));
+
+/** WCAG 2 A/AA violations on the current page, found by axe-core injected into it: "rule: target" lines. */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
+  });
+  return violations;
 }
