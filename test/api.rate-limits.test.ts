@@ -68,7 +68,7 @@ describe('per-key rate limits on the public API (memory store)', { concurrency: 
   let std: { accountId: string; apiKey: string };
 
   before(async () => {
-    srv = await startServer({ RATE_LIMIT_STANDARD: '3', RATE_LIMIT_PRO: '5', API_KEY_CACHE_MS: '0', USAGE_FLUSH_MS: '200' });
+    srv = await startServer({ RATE_LIMIT_STANDARD: '3', RATE_LIMIT_PRO: '5', API_KEY_CACHE_MS: '0', USAGE_FLUSH_MS: '200', TRUST_PROXY: 'true' });
     std = await account(srv, 'standard@example.com', 'standard');
   });
   after(() => srv?.stop());
@@ -106,10 +106,24 @@ describe('per-key rate limits on the public API (memory store)', { concurrency: 
     assert.deepEqual((await client(srv.api, apiKey).get('/minds')).body, []);
   });
 
-  it('leaves 401s to the key check: no rate-limit headers without a valid key', async () => {
-    const r = await client(srv.api, 'msk_00000000_wrong').get('/models');
-    assert.equal(r.status, 401);
-    assert.equal(r.headers.get('x-ratelimit-limit'), null);
+  it('counts requests without a valid key per client address at the standard limit, headers on the 401s', async () => {
+    // Through the trusted proxy each test address is its own client (no other test shares it).
+    const from = (ip: string, key: string) => client(srv.api, key).call('GET', '/models', undefined, { 'x-forwarded-for': ip });
+    const first = await from('203.0.113.5', 'msk_00000000_wrong');
+    assert.equal(first.status, 401);
+    assert.equal(first.body.error.code, 'invalid_api_key');
+    assert.deepEqual([limitHeaders(first).limit, limitHeaders(first).remaining], ['3', '2']);
+    const missing = await fetch(`${srv.api}/models`, { headers: { 'x-forwarded-for': '203.0.113.5' } });
+    assert.equal(missing.status, 401);
+    assert.equal(missing.headers.get('x-ratelimit-remaining'), '1');
+    assert.equal((await from('203.0.113.5', 'msk_00000000_guess')).status, 401);
+    const refused = await from('203.0.113.5', 'msk_00000000_again');
+    assertLimited(refused, 3);
+    assert.match(refused.body.error.message, /without a valid API key/);
+    // Another address, and a valid key from the same address, are counted apart.
+    assert.equal((await from('203.0.113.6', 'msk_00000000_wrong')).status, 401);
+    const fresh = JSON.parse((await srv.admin('create-api-key', '--account', std.accountId)).stdout) as { apiKey: string };
+    assert.equal((await from('203.0.113.5', fresh.apiKey)).status, 200);
   });
 
   it('counts each API key separately', async () => {

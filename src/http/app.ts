@@ -9,7 +9,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { requireApiKey } from './plugins/auth.ts';
+import { identifyApiKey, rejectUnidentified } from './plugins/auth.ts';
 import { errorBody, registerErrorHandling } from './plugins/errors.ts';
 import { meterUsage, registerRateLimit } from './plugins/rate-limit.ts';
 import { mcpRoutes } from './routes/mcp.ts';
@@ -50,6 +50,7 @@ export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyI
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('auth', null);
+  app.decorateRequest('authFailure', null);
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
     done();
@@ -92,8 +93,10 @@ export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyI
   await app.register(
     async (api) => {
       api.removeContentTypeParser('text/plain'); // the API takes JSON and multipart only: anything else is 415
-      requireApiKey(api, s.accounts);
+      // Identify the key, count the request (per key; per address without a valid key), then 401.
+      identifyApiKey(api, s.accounts);
       await registerRateLimit(api, s.rateLimits);
+      rejectUnidentified(api);
       meterUsage(api, s.usage);
       await api.register(mindRoutes(s, cfg));
       await api.register(signedUrlRoutes(s));

@@ -5,21 +5,40 @@ import { DomainError } from '../../domain/errors.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
+    /** Why the request has no `auth`, when the key was missing or wrong (thrown by `rejectUnidentified`). */
+    authFailure: DomainError | null;
   }
 }
 
-/** Requires `Authorization: Bearer <API key>` on every route of the scope it is registered in. */
-export function requireApiKey(app: FastifyInstance, accounts: AccountService): void {
+/**
+ * Reads `Authorization: Bearer <API key>` on every route of the scope: sets `req.auth`, or
+ * `req.authFailure` without answering yet, so hooks in between (the rate limiter) still run.
+ */
+export function identifyApiKey(app: FastifyInstance, accounts: AccountService): void {
   app.addHook('onRequest', async (req) => {
     const header = req.headers.authorization;
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
     if (!m?.[1]) {
-      throw new DomainError('unauthorized', 'missing_api_key', 'Send your API key as "Authorization: Bearer <key>".');
+      req.authFailure = new DomainError('unauthorized', 'missing_api_key', 'Send your API key as "Authorization: Bearer <key>".');
+      return;
     }
     const auth = await accounts.authenticate(m[1]);
-    if (!auth) throw new DomainError('unauthorized', 'invalid_api_key', 'The API key is not valid or has been revoked.');
-    req.auth = auth;
+    if (auth) req.auth = auth;
+    else req.authFailure = new DomainError('unauthorized', 'invalid_api_key', 'The API key is not valid or has been revoked.');
   });
+}
+
+/** Answers 401 for a request `identifyApiKey` could not identify. */
+export function rejectUnidentified(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req) => {
+    if (!req.auth) throw req.authFailure ?? new DomainError('unauthorized', 'missing_api_key', 'Authentication is required.');
+  });
+}
+
+/** Requires a valid API key on every route of the scope it is registered in. */
+export function requireApiKey(app: FastifyInstance, accounts: AccountService): void {
+  identifyApiKey(app, accounts);
+  rejectUnidentified(app);
 }
 
 export function authOf(req: FastifyRequest): AuthContext {

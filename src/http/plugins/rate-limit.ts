@@ -2,15 +2,16 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { RateLimits } from '../../domain/rate-limits.ts';
 import type { UsageService } from '../../domain/usage.ts';
-import { authOf } from './auth.ts';
 import { ErrorBody } from '../schemas.ts';
 import { errorBody } from './errors.ts';
 
 /**
- * Per-key rate limits on the scope it is registered in, after `requireApiKey` (the key and its
- * tier are known): @fastify/rate-limit counts in the configured store, and this hook answers with
- * X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (Unix seconds) on every response,
- * or 429 `rate_limited` with Retry-After (seconds) beyond the limit.
+ * Per-key rate limits on the scope it is registered in, between `identifyApiKey` (the key and its
+ * tier are known) and `rejectUnidentified`: @fastify/rate-limit counts in the configured store,
+ * and this hook answers with X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (Unix
+ * seconds) on every response, or 429 `rate_limited` with Retry-After (seconds) beyond the limit.
+ * A request without a valid key is counted per client address at the standard limit (and then
+ * answered 401), so its response has the headers too and keys cannot be guessed at speed.
  */
 export async function registerRateLimit(api: FastifyInstance, limits: RateLimits): Promise<void> {
   if (!limits.enabled) return;
@@ -31,9 +32,10 @@ export async function registerRateLimit(api: FastifyInstance, limits: RateLimits
       return shared;
     } as unknown as fastifyRateLimit.FastifyRateLimitStoreCtor,
     timeWindow: limits.windowMs,
-    max: (req) => limits.limitFor(authOf(req).tier),
+    max: (req) => limits.limitFor(req.auth?.tier ?? 'standard'),
     keyGenerator: (req) => {
-      const auth = authOf(req);
+      const auth = req.auth;
+      if (!auth) return `address:${req.ip}`;
       return auth.apiKeyId ?? `account:${auth.accountId}`; // per key; per account for a key-less (session) caller
     },
   });
@@ -59,7 +61,7 @@ export async function registerRateLimit(api: FastifyInstance, limits: RateLimits
         .code(429)
         .header('Retry-After', after)
         .send(
-          errorBody('rate_limited', `Rate limit of ${r.max} requests per minute for this API key exceeded; retry in ${after} s.`, {
+          errorBody('rate_limited', `Rate limit of ${r.max} requests per minute ${req.auth ? 'for this API key' : 'without a valid API key'} exceeded; retry in ${after} s.`, {
             limit: r.max,
             retryAfterSeconds: after,
           }),
