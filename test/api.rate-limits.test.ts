@@ -168,12 +168,17 @@ describe('per-key rate limits on the public API (memory store)', { concurrency: 
     for (let i = 0; i < 7; i++) statuses.push((await api.get('/models')).status);
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429]);
     await client(srv.api, 'msk_00000000_wrong').get('/models'); // not this account's, not counted
-    const deadline = Date.now() + 5000;
-    while (usageRows(srv.dataDir, c.accountId).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    assert.deepEqual(usageRows(srv.dataDir, c.accountId), [{ day: today(), requests: 7 }]);
+    // Flushes run every 200 ms, so the count may arrive in parts: wait for it to settle.
+    const settled = async (n: number) => {
+      const deadline = Date.now() + 5000;
+      const total = () => usageRows(srv.dataDir, c.accountId).reduce((a, r) => a + r.requests, 0);
+      while (total() < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 300)); // nothing more arrives
+      return usageRows(srv.dataDir, c.accountId);
+    };
+    assert.deepEqual(await settled(7), [{ day: today(), requests: 7 }]);
     await api.get('/models');
-    await new Promise((r) => setTimeout(r, 600));
-    assert.deepEqual(usageRows(srv.dataDir, c.accountId), [{ day: today(), requests: 8 }], 'flushes add to the day');
+    assert.deepEqual(await settled(8), [{ day: today(), requests: 8 }], 'flushes add to the day');
   });
 });
 

@@ -231,7 +231,7 @@ describe('session expiry, https cookies and password guessing', () => {
   let srv: TestServer;
   before(async () => {
     // Behind a TLS-terminating proxy: it says so with X-Forwarded-Proto, trusted with TRUST_PROXY.
-    srv = await startServer({ SESSION_TTL_SECONDS: '2', TRUST_PROXY: 'true', LOGIN_RATE_LIMIT: '4' });
+    srv = await startServer({ SESSION_TTL_SECONDS: '3', TRUST_PROXY: 'true', LOGIN_RATE_LIMIT: '4' });
   });
   after(() => srv.stop());
 
@@ -244,7 +244,7 @@ describe('session expiry, https cookies and password guessing', () => {
     assert.ok(set.some((c) => c.startsWith('mindsim_session=')));
     for (const c of set) assert.match(c, /; Secure/i, c);
     assert.equal((await web.request('GET', '/minds', undefined, { 'x-forwarded-proto': 'https' })).status, 200);
-    await new Promise((res) => setTimeout(res, 2500));
+    await new Promise((res) => setTimeout(res, 3500));
     const expired = await fetch(`${srv.baseUrl}/minds`, {
       headers: { cookie: web.cookieHeader(), 'x-forwarded-proto': 'https' },
       redirect: 'manual',
