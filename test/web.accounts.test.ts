@@ -161,6 +161,11 @@ describe('dashboard accounts and sessions', () => {
     assert.equal(renamed.status, 303);
     const page = await web.get(mindPath);
     assert.match(page.text, /<h1>Second Name<\/h1>/);
+    // The playground before any snapshot: an htmx fragment with the reason, escaped, status 409.
+    const token = await web.csrf(mindPath);
+    const early = await web.request('POST', `${mindPath}/simulate`, { message: '<b>hi</b>' }, { 'hx-request': 'true', 'x-csrf-token': token });
+    assert.equal(early.status, 409);
+    assert.match(early.text, /^<p class="error" role="alert">[^<]+<\/p>\s*$/);
     const confirm = await web.get(`${mindPath}/delete`);
     assert.equal(confirm.status, 200);
     assert.match(confirm.text, /Delete “Second Name”\?/);

@@ -37,12 +37,8 @@ const wantsJson = (req: FastifyRequest) => (req.headers.accept ?? '').includes('
 
 function sendError(req: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string) {
   if (wantsJson(req)) return reply.code(status).send({ error: { code, message } });
-  if (isHtmx(req)) return reply.code(status).type('text/html; charset=utf-8').send(`<p class="error" role="alert">${escapeHtml(message)}</p>`);
+  if (isHtmx(req)) return render(req, reply, 'partials/error', { message }, status);
   return render(req, reply, 'error', { title: 'Something went wrong', status, message }, status);
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 }
 
 /** Errors on pages become a readable page (or fragment, or JSON for the upload script), never a 500 for a client's mistake. */
