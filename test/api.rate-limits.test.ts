@@ -126,6 +126,26 @@ describe('per-key rate limits on the public API (memory store)', { concurrency: 
     assert.equal((await from('203.0.113.5', fresh.apiKey)).status, 200);
   });
 
+  it('counts MCP calls in the same per-key window as the API, with the headers', async () => {
+    const { apiKey } = JSON.parse((await srv.admin('create-api-key', '--account', std.accountId)).stdout) as { apiKey: string };
+    const mcp = () =>
+      fetch(`${srv.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    const first = await mcp();
+    assert.equal(first.status, 200);
+    assert.deepEqual([first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining')], ['3', '2']);
+    assert.ok(Number(first.headers.get('x-ratelimit-reset')) > nowSeconds());
+    const api = await client(srv.api, apiKey).get('/models');
+    assert.equal(limitHeaders(api).remaining, '1', 'the API call counts in the same window');
+    assert.equal((await mcp()).status, 200);
+    const refused = await mcp();
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+  });
+
   it('counts each API key separately', async () => {
     const created = JSON.parse((await srv.admin('create-api-key', '--account', std.accountId)).stdout) as { apiKey: string };
     const second = client(srv.api, created.apiKey);

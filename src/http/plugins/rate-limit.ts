@@ -13,6 +13,8 @@ import { errorBody } from './errors.ts';
  * A request without a valid key is counted per client address at the standard limit (and then
  * answered 401), so its response has the headers too and keys cannot be guessed at speed.
  */
+export const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
+
 export async function registerRateLimit(api: FastifyInstance, limits: RateLimits): Promise<void> {
   if (!limits.enabled) return;
   // In the OpenAPI document every limited route may answer 429 (the body is the usual Error).

@@ -3,7 +3,8 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { AuthContext } from '../../domain/accounts.ts';
 import { tooLarge } from '../../domain/errors.ts';
 import { createMcpServer, type MindsimBackend, type UploadRequest } from '../../mcp/tools.ts';
-import { authOf, requireApiKey } from '../plugins/auth.ts';
+import { authOf, identifyApiKey, rejectUnidentified } from '../plugins/auth.ts';
+import { meterUsage, RATE_LIMIT_HEADERS, registerRateLimit } from '../plugins/rate-limit.ts';
 import { errorBody } from '../plugins/errors.ts';
 import type { HttpSettings, Services } from '../services.ts';
 
@@ -47,13 +48,18 @@ class ServiceBackend implements MindsimBackend {
 
 /**
  * MCP Streamable HTTP transport at `/mcp`, stateless: each POST gets its own server and transport,
- * authenticated with the same Bearer API key as the public API. GET (a standalone SSE stream) and
- * DELETE (ending a session) have no meaning without sessions and answer 405.
+ * authenticated with the same Bearer API key as the public API, limited and metered per key like
+ * it. GET (a standalone SSE stream) and DELETE (ending a session) have no meaning without sessions
+ * and answer 405.
  */
 export const mcpRoutes =
   (s: Services, cfg: HttpSettings): FastifyPluginAsync =>
   async (app) => {
-    requireApiKey(app, s.accounts);
+    // The same per-key limits as the public API, counted in the same windows (the same store).
+    identifyApiKey(app, s.accounts);
+    await registerRateLimit(app, s.rateLimits);
+    rejectUnidentified(app);
+    meterUsage(app, s.usage);
     // A base64 transcript of the largest direct file size, plus the JSON-RPC envelope.
     const bodyLimit = Math.ceil((cfg.maxDirectFileBytes * 4) / 3) + 64 * 1024;
 
@@ -61,6 +67,10 @@ export const mcpRoutes =
       const server = createMcpServer(new ServiceBackend(s, cfg, authOf(req)), 'http');
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.raw.setHeader('X-Request-Id', req.id);
+      for (const h of RATE_LIMIT_HEADERS) {
+        const v = reply.getHeader(h);
+        if (v !== undefined) reply.raw.setHeader(h, v); // the transport writes the response itself
+      }
       reply.hijack();
       reply.raw.on('close', () => {
         void transport.close();
