@@ -159,6 +159,12 @@ describe('dashboard in a real browser', { skip }, () => {
     await labelled();
     await screenshot(page, '07-usage');
 
+    // The account page (reached from the email in the header).
+    await page.getByRole('link', { name: email }).click();
+    await page.getByRole('heading', { name: 'Change the password' }).waitFor();
+    await labelled();
+    await screenshot(page, '07b-account');
+
     // Minds list and the delete confirmation.
     await page.getByRole('link', { name: 'Minds' }).click();
     await screenshot(page, '08-minds');
@@ -177,6 +183,7 @@ describe('dashboard in a real browser', { skip }, () => {
       ['/keys', 'keys'],
       ['/integrations/webhooks', 'webhooks'],
       ['/usage', 'usage'],
+      ['/account', 'account'],
     ] as const) {
       await page.goto(`${srv.baseUrl}${path}`);
       assert.equal(await overflowsHorizontally(page), false, `${path} overflows at phone width`);

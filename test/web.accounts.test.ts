@@ -208,6 +208,33 @@ describe('dashboard accounts and sessions', () => {
     assert.match(made.text, /id="wh-password"[^>]*value="[^"]{20,}"/);
   });
 
+  it('changes the password on the account page: other sessions end, this one goes on', async () => {
+    const me = email();
+    const web = new WebClient(srv.baseUrl);
+    await web.signUp(me, PASSWORD);
+    const other = new WebClient(srv.baseUrl);
+    await other.logIn(me, PASSWORD);
+    assert.equal((await other.get('/minds')).status, 200);
+    const page = await web.get('/account');
+    assert.equal(page.status, 200);
+    assert.ok(page.text.includes(me));
+
+    const wrong = await web.submit('/account/password', { current: 'not my password', password: 'a brand new password' }, '/account');
+    assert.equal(wrong.status, 400);
+    assert.match(wrong.text, /current password is wrong/);
+    const weak = await web.submit('/account/password', { current: PASSWORD, password: 'short' }, '/account');
+    assert.equal(weak.status, 400);
+    assert.match(weak.text, /at least 10 characters/);
+
+    const changed = await web.submit('/account/password', { current: PASSWORD, password: 'a brand new password' }, '/account');
+    assert.equal(changed.status, 200);
+    assert.match(changed.text, /Password changed/);
+    assert.equal((await web.get('/minds')).status, 200, 'this browser stays logged in');
+    assert.equal((await other.get('/minds')).status, 302, 'the other session has ended');
+    assert.equal((await new WebClient(srv.baseUrl).logIn(me, PASSWORD)).status, 401);
+    assert.equal((await new WebClient(srv.baseUrl).logIn(me, 'a brand new password')).status, 303);
+  });
+
   it('lets the owner log in once the operator sets a password', async () => {
     const short = await setPassword(srv, srv.ownerAccountId, 'short');
     assert.notEqual(short.code, 0);

@@ -9,6 +9,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { HttpSettings, Services } from '../http/services.ts';
 import { attachViewer, registerPageErrors } from './guard.ts';
+import { accountPages } from './routes/account.ts';
 import { authPages } from './routes/auth.ts';
 import { keyPages } from './routes/keys.ts';
 import { mindPages } from './routes/minds.ts';
@@ -65,11 +66,13 @@ export function webPages(s: Services, web: WebSettings, cfg: HttpSettings) {
     });
     app.addHook('preHandler', attachViewer(s));
 
-    await app.register(authPages(s, { max: web.loginRateLimit, timeWindow: 60_000 }));
+    const attempts = { max: web.loginRateLimit, timeWindow: 60_000 };
+    await app.register(authPages(s, attempts));
     await app.register(keyPages(s));
     await app.register(mindPages(s));
     await app.register(mindDetailPages(s, cfg));
     await app.register(webhookPages(s));
     await app.register(usagePages(s));
+    await app.register(accountPages(s, attempts));
   };
 }
