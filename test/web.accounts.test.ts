@@ -28,8 +28,10 @@ function setPassword(srv: TestServer, accountId: string, password: string) {
 
 describe('dashboard accounts and sessions', () => {
   let srv: TestServer;
+  /** Every cookie value the tests were given, to look for in the logs at the end. */
+  const seen = new Set<string>();
   before(async () => {
-    srv = await startServer();
+    srv = await startServer({ LOG_LEVEL: 'info' });
   });
   after(() => srv.stop());
 
@@ -233,6 +235,16 @@ describe('dashboard accounts and sessions', () => {
     assert.equal((await other.get('/minds')).status, 302, 'the other session has ended');
     assert.equal((await new WebClient(srv.baseUrl).logIn(me, PASSWORD)).status, 401);
     assert.equal((await new WebClient(srv.baseUrl).logIn(me, 'a brand new password')).status, 303);
+  });
+
+  it('logs requests without passwords, session ids or CSRF tokens', async () => {
+    const web = new WebClient(srv.baseUrl);
+    await web.signUp(email(), PASSWORD);
+    await web.submit('/keys', { name: 'logged?' }, '/keys');
+    for (const v of web.cookies.values()) seen.add(decodeURIComponent(v).split('.')[0]!);
+    const out = srv.output();
+    assert.match(out, /"url":"\/keys"/, 'requests are logged at info');
+    for (const secret of [PASSWORD, 'a brand new password', ...seen]) assert.ok(!out.includes(secret), `the log holds ${secret.slice(0, 6)}…`);
   });
 
   it('lets the owner log in once the operator sets a password', async () => {
