@@ -31,9 +31,17 @@ export function webPages(s: Services, web: WebSettings, cfg: HttpSettings) {
     app.addHook('onRoute', (route) => {
       route.schema = { ...route.schema, hide: true }; // pages are not part of the OpenAPI document
     });
+    // Assets sit outside the session scope: serving them reads no session and no account.
     await app.register(fastifyStatic, { root: PUBLIC, prefix: '/assets/', maxAge: '1h' });
     await app.register(fastifyStatic, { root: HTMX, prefix: '/assets/vendor/', decorateReply: false, maxAge: '1d' });
 
+    await app.register(sessionPages(s, web, cfg));
+  };
+}
+
+/** The pages proper: cookies, the session, CSRF, form bodies and log-in throttling, then the routes. */
+function sessionPages(s: Services, web: WebSettings, cfg: HttpSettings) {
+  return async (app: FastifyInstance) => {
     // `Secure` whenever the request came over https (directly, or via a proxy trusted with TRUST_PROXY).
     const cookie = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: 'auto' as const };
     await app.register(fastifyCookie, { secret: web.sessionSecret });

@@ -31,7 +31,8 @@ export function identifyApiKey(app: FastifyInstance, accounts: AccountService): 
 /** Answers 401 for a request `identifyApiKey` could not identify. */
 export function rejectUnidentified(app: FastifyInstance): void {
   app.addHook('onRequest', async (req) => {
-    if (!req.auth) throw req.authFailure ?? new DomainError('unauthorized', 'missing_api_key', 'Authentication is required.');
+    if (req.authFailure) throw req.authFailure;
+    authOf(req);
   });
 }
 
