@@ -5,12 +5,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { identifyApiKey, rejectUnidentified } from './plugins/auth.ts';
 import { errorBody, registerErrorHandling } from './plugins/errors.ts';
+import { responseSerializerCompiler } from './serializer.ts';
 import { meterUsage, registerRateLimit } from './plugins/rate-limit.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { mindRoutes } from './routes/minds.ts';
@@ -48,7 +48,7 @@ export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyI
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   app.decorateRequest('auth', null);
   app.decorateRequest('authFailure', null);
   app.addHook('onRequest', (req, reply, done) => {
