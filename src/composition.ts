@@ -76,7 +76,10 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
       ttlSeconds: config.signedUrlTtlSeconds,
       maxUploadBytes: config.maxUploadBytes,
     }),
-    snapshots: new SnapshotService(store, blobs, minds, rt, (artifact) => services.uploads.settleDirectUpload(artifact)),
+    snapshots: new SnapshotService(store, blobs, minds, rt, {
+      settleDirectUpload: (artifact) => services.uploads.settleDirectUpload(artifact),
+      statusCacheMs: config.statusCacheMs,
+    }),
     simulation: new SimulationService(store, minds, engines, config.strictModels, profiles),
     profiles,
     webhooks: new WebhookService(store, rt, `${config.publicUrl}/webhook`),

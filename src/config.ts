@@ -31,6 +31,7 @@ const ConfigSchema = z.object({
   SESSION_TTL_SECONDS: z.coerce.number().int().min(1).max(365 * 24 * 3600).default(7 * 24 * 3600),
   STRICT_MODELS: bool.default(false),
   API_KEY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  STATUS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(20_000),
   LLM_PROVIDER: z.enum(['openai', 'anthropic', 'openai-compatible']).optional(),
   LLM_BASE_URL: z.url().optional(),
@@ -85,6 +86,8 @@ export interface Config {
   strictModels: boolean;
   /** How long a verified API key is trusted without a database lookup (0 = never cached). */
   apiKeyCacheMs: number;
+  /** How long a completed or failed snapshot status is answered from memory (0 = never cached). */
+  statusCacheMs: number;
   /** PostgreSQL and S3 settings (src/store/config.ts); the embedded defaults when unset. */
   store: StoreConfig;
   /** On SIGTERM, how long jobs in hand may run on before they are handed back to the queue. */
@@ -160,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: c.LOGIN_RATE_LIMIT,
     strictModels: c.STRICT_MODELS,
     apiKeyCacheMs: c.API_KEY_CACHE_MS,
+    statusCacheMs: c.STATUS_CACHE_MS,
     store,
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
     llm:

@@ -32,11 +32,18 @@ export const toTwin = (r: DigitalTwinRow): DigitalTwin => ({
 });
 
 export class MindService {
+  private readonly deletedListeners: Array<(mindId: string) => void> = [];
+
   constructor(
     private readonly store: Store,
     private readonly blobs: BlobStore,
     private readonly rt: Runtime,
   ) {}
+
+  /** Calls `fn` after this process deleted a mind (caches of its data drop it). */
+  onDeleted(fn: (mindId: string) => void): void {
+    this.deletedListeners.push(fn);
+  }
 
   async create(auth: AuthContext, name: string): Promise<{ mind: Mind; digitalTwin: DigitalTwin }> {
     const at = iso(this.rt.now());
@@ -83,6 +90,7 @@ export class MindService {
     await this.require(auth, mindId);
     const blobs = await this.store.repos.artifacts.blobKeysOfMind(mindId);
     await this.store.transaction(({ repos }) => repos.minds.delete(auth.accountId, mindId));
+    for (const fn of this.deletedListeners) fn(mindId);
     const keys = blobs.flatMap((b) => (this.blobs.direct ? [b.blob_key, artifactUploadKey(mindId, b.id)] : [b.blob_key]));
     await Promise.all(keys.map((k) => this.blobs.delete(k)));
   }

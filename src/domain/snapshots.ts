@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Fidelity } from '../engines/fidelity-check.ts';
 import { sniffFileKind } from '../ingest/sniff.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
@@ -51,15 +52,36 @@ export interface StartedAssessment {
   artifactId: string;
 }
 
+export interface SnapshotServiceOptions {
+  /** Binds a direct (S3) upload to its artifact when the snapshot is created; absent on the filesystem. */
+  settleDirectUpload?: (artifact: ArtifactRow) => Promise<void>;
+  /** How long a final (completed or failed) status is answered from memory; 0 = always read. */
+  statusCacheMs?: number;
+}
+
+const isFinal = (s: SnapshotStatus) => s.status === 'completed' || s.status === 'failed';
+
 export class SnapshotService {
+  private readonly settleDirectUpload: (artifact: ArtifactRow) => Promise<void>;
+  /**
+   * Final statuses by account, mind and snapshot. A completed or failed snapshot never changes
+   * again; it only disappears with its mind, which clears this cache at once in the process that
+   * deleted it and within `statusCacheMs` in the others.
+   */
+  private readonly finalStatuses: LRUCache<string, SnapshotStatus> | null;
+
   constructor(
     private readonly store: Store,
     private readonly blobs: BlobStore,
     private readonly minds: MindService,
     private readonly rt: Runtime,
-    /** Binds a direct (S3) upload to its artifact when the snapshot is created; absent on the filesystem. */
-    private readonly settleDirectUpload: (artifact: ArtifactRow) => Promise<void> = () => Promise.resolve(),
-  ) {}
+    opts: SnapshotServiceOptions = {},
+  ) {
+    this.settleDirectUpload = opts.settleDirectUpload ?? (() => Promise.resolve());
+    const ttl = opts.statusCacheMs ?? 0;
+    this.finalStatuses = ttl > 0 ? new LRUCache({ max: 10_000, ttl }) : null;
+    minds.onDeleted(() => this.finalStatuses?.clear());
+  }
 
   private async checkTwin(mindId: string, twinId: string | undefined): Promise<void> {
     if (twinId && !(await this.store.repos.minds.twin(mindId, twinId))) {
@@ -157,12 +179,17 @@ export class SnapshotService {
   }
 
   async status(auth: AuthContext, mindId: string, snapshotId: string): Promise<SnapshotStatus> {
+    const key = `${auth.accountId}/${mindId}/${snapshotId}`;
+    const cached = this.finalStatuses?.get(key);
+    if (cached) return cached;
     const row = await this.store.repos.snapshots.ofMind(auth.accountId, mindId, snapshotId);
     if (!row) {
       await this.minds.require(auth, mindId);
       throw notFound('The snapshot', 'snapshot_not_found');
     }
-    return toStatus(row);
+    const status = toStatus(row);
+    if (isFinal(status)) this.finalStatuses?.set(key, status);
+    return status;
   }
 
   async list(auth: AuthContext, mindId: string, limit: number, cursor?: string): Promise<Page<SnapshotStatus>> {
