@@ -1,0 +1,42 @@
+import { pathToFileURL } from 'node:url';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { client, freePort, startServer, waitForSnapshot } from '../test/support/server.ts';
+import { longInterview, teamsVtt } from '../test/support/fixtures.ts';
+import { loadOnce } from './measure.ts';
+
+/**
+ * Quick check of the status route against the hello-world, without the full `npm run bench`:
+ * BENCH_ROUNDS alternating rounds of BENCH_SECONDS each, one line per run. Extra service env in
+ * BENCH_ENV (JSON), e.g. '{"NODE_OPTIONS":"--cpu-prof --cpu-prof-dir=/tmp/prof"}'.
+ */
+const ROOT = path.resolve(import.meta.dirname, '..');
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+
+async function main() {
+  const port = await freePort();
+  const hello = spawn(process.execPath, ['--import', 'tsx', 'bench/hello.ts'], { cwd: ROOT, env: { ...process.env, PORT: String(port) } });
+  await new Promise<void>((resolve) => hello.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve()));
+  const srv = await startServer({ LOG_LEVEL: 'warn', ...(JSON.parse(process.env.BENCH_ENV ?? '{}') as Record<string, string>) });
+  try {
+    const api = client(srv.api, srv.apiKey);
+    const mindId = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind.id as string;
+    const form = new FormData();
+    form.append('file', new Blob([teamsVtt(longInterview(500))]), 'i.vtt');
+    const snap = await api.post(`/minds/${mindId}/snapshots`, form);
+    await waitForSnapshot(api, mindId, snap.body.mindAssessmentId);
+    const statusUrl = `${srv.api}/minds/${mindId}/snapshots/${snap.body.mindAssessmentId}/status`;
+    const headers = { authorization: `Bearer ${srv.apiKey}` };
+    for (let i = 0; i < rounds; i++) {
+      const h = await loadOnce({ url: `http://127.0.0.1:${port}/`, connections: 50, duration: seconds });
+      const s = await loadOnce({ url: statusUrl, headers, connections: 50, duration: seconds });
+      process.stdout.write(`hello ${h.rps.toFixed(0)}  status ${s.rps.toFixed(0)} (non2xx ${s.non2xx})  ${((100 * s.rps) / h.rps).toFixed(1)}%\n`);
+    }
+  } finally {
+    hello.kill();
+    await srv.stop();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
