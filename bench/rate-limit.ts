@@ -153,7 +153,8 @@ async function main() {
   }
 }
 
-async function withSnapshot(srv: TestServer): Promise<StatusTarget> {
+/** A mind with one completed snapshot of a 2,000-word interview, and the path of its status. */
+export async function withSnapshot(srv: TestServer): Promise<StatusTarget> {
   const api = client(srv.api, srv.apiKey);
   const mindId = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind.id as string;
   const form = new FormData();

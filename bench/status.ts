@@ -1,9 +1,9 @@
 import { pathToFileURL } from 'node:url';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { client, freePort, startServer, waitForSnapshot } from '../test/support/server.ts';
-import { longInterview, teamsVtt } from '../test/support/fixtures.ts';
+import { freePort, startServer } from '../test/support/server.ts';
 import { loadOnce } from './measure.ts';
+import { withSnapshot } from './rate-limit.ts';
 
 /**
  * Quick check of the status route against the hello-world, without the full `npm run bench`:
@@ -20,13 +20,7 @@ async function main() {
   await new Promise<void>((resolve) => hello.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve()));
   const srv = await startServer({ LOG_LEVEL: 'warn', ...(JSON.parse(process.env.BENCH_ENV ?? '{}') as Record<string, string>) });
   try {
-    const api = client(srv.api, srv.apiKey);
-    const mindId = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind.id as string;
-    const form = new FormData();
-    form.append('file', new Blob([teamsVtt(longInterview(500))]), 'i.vtt');
-    const snap = await api.post(`/minds/${mindId}/snapshots`, form);
-    await waitForSnapshot(api, mindId, snap.body.mindAssessmentId);
-    const statusUrl = `${srv.api}/minds/${mindId}/snapshots/${snap.body.mindAssessmentId}/status`;
+    const statusUrl = `${srv.api}${(await withSnapshot(srv)).statusPath}`;
     const headers = { authorization: `Bearer ${srv.apiKey}` };
     for (let i = 0; i < rounds; i++) {
       const h = await loadOnce({ url: `http://127.0.0.1:${port}/`, connections: 50, duration: seconds });
