@@ -8,7 +8,7 @@ import { withSnapshot } from './rate-limit.ts';
 /**
  * Quick check of the status route against the hello-world, without the full `npm run bench`:
  * BENCH_ROUNDS alternating rounds of BENCH_SECONDS each, one line per run. Extra service env in
- * BENCH_ENV (JSON), e.g. '{"NODE_OPTIONS":"--cpu-prof --cpu-prof-dir=/tmp/prof"}'.
+ * BENCH_ENV (JSON), e.g. '{"RATE_LIMIT_ENABLED":"false","STATUS_CACHE_MS":"0"}'.
  */
 const ROOT = path.resolve(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
