@@ -25,6 +25,8 @@ export interface LoadRow {
   p99: number;
   errors: number;
   non2xx: number;
+  /** requests/s of each round, where several ran */
+  rounds?: number[];
 }
 
 /** Runs bench/load.ts in a child process (so the driver never competes with the load) and reads its JSON result. */

@@ -96,6 +96,11 @@ export class AccountService {
     this.verified?.clear();
   }
 
+  /** The account behind a key verified within the cache's lifetime, without a lookup; else undefined. */
+  verifiedKey(key: string): AuthContext | undefined {
+    return this.verified?.get(sha256(key));
+  }
+
   /** The account behind a bearer key, or null; the secret is compared by hash in constant time. */
   async authenticate(key: string): Promise<AuthContext | null> {
     const prefix = prefixOf(key);

@@ -28,8 +28,19 @@ export class UsageService {
 
   /** Counts one request of the account, today (UTC). */
   record(accountId: string): void {
-    const k = accountId + SEP + dayOf(this.rt.now().getTime());
+    const k = accountId + SEP + this.today();
     this.pending.set(k, (this.pending.get(k) ?? 0) + 1);
+  }
+
+  /** The current UTC day, formatted once per day rather than per request. */
+  private day = { name: '', from: 0, to: -1 };
+  private today(): string {
+    const t = this.rt.now().getTime();
+    if (t < this.day.from || t >= this.day.to) {
+      const from = t - (t % DAY_MS);
+      this.day = { name: dayOf(from), from, to: from + DAY_MS };
+    }
+    return this.day.name;
   }
 
   /** Writes the counts gathered so far; on failure they are kept for the next flush. */
