@@ -95,7 +95,7 @@ export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyI
       api.removeContentTypeParser('text/plain'); // the API takes JSON and multipart only: anything else is 415
       // Identify the key, count the request (per key; per address without a valid key), then 401.
       identifyApiKey(api, s.accounts);
-      await registerRateLimit(api, s.rateLimits);
+      registerRateLimit(api, s.rateLimits);
       rejectUnidentified(api);
       meterUsage(api, s.usage);
       await api.register(mindRoutes(s, cfg));

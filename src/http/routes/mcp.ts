@@ -57,7 +57,7 @@ export const mcpRoutes =
   async (app) => {
     // The same per-key limits as the public API, counted in the same windows (the same store).
     identifyApiKey(app, s.accounts);
-    await registerRateLimit(app, s.rateLimits);
+    registerRateLimit(app, s.rateLimits);
     rejectUnidentified(app);
     meterUsage(app, s.usage);
     // A base64 transcript of the largest direct file size, plus the JSON-RPC envelope.
