@@ -97,8 +97,10 @@ const perRound = (l: Load, hello: Load | undefined) =>
 
 async function main() {
   const hello = await startHello();
-  const srv = await startServer({ LOG_LEVEL: 'warn' });
-  const pg: PgService | null = postgresAvailable ? await startPgService() : null;
+  // The services as `npm start` runs them (the test helper polls the job queue every 50 ms).
+  const SERVICE_ENV = { LOG_LEVEL: 'warn', WORKER_POLL_MS: '250' };
+  const srv = await startServer(SERVICE_ENV);
+  const pg: PgService | null = postgresAvailable ? await startPgService(SERVICE_ENV) : null;
   let limiter: LimiterBench | null = null;
   let uncached: TestServer | null = null;
   try {
@@ -136,12 +138,9 @@ async function main() {
     }
 
     // The same route on an API-only process over the same data that reads the database every time.
-    uncached = await startServer({ LOG_LEVEL: 'warn', DATA_DIR: srv.dataDir, RUN_WORKER: 'false', STATUS_CACHE_MS: '0' });
-    limiter = await limiterTargets(
-      { srv, statusPath: `/minds/${mindId}/snapshots/${status.id}/status` },
-      pg && pgStatusPath ? { srv: pg.srv, statusPath: pgStatusPath } : undefined,
-    );
-    const results = await loads([
+    uncached = await startServer({ ...SERVICE_ENV, DATA_DIR: srv.dataDir, RUN_WORKER: 'false', STATUS_CACHE_MS: '0' });
+    // Phase 1: the routes next to the hello-world, with only the processes they need running.
+    const routes = await loads([
       { name: 'hello-world (bare Fastify)', opts: { url: hello.url } },
       { name: 'GET …/snapshots/{id}/status', opts: { url: `${srv.api}/minds/${mindId}/snapshots/${status.id}/status`, headers: auth } },
       {
@@ -158,10 +157,15 @@ async function main() {
         },
       },
       ...pgTargets,
-      ...limiter.targets,
     ]);
-    await limiter.stop();
     await uncached.stop();
+    // Phase 2: the limiter settings against each other, on API-only processes started for it.
+    limiter = await limiterTargets(
+      { srv, statusPath: `/minds/${mindId}/snapshots/${status.id}/status` },
+      pg && pgStatusPath ? { srv: pg.srv, statusPath: pgStatusPath } : undefined,
+    );
+    const results = [...routes, ...(await loads(limiter.targets))];
+    await limiter.stop();
     const rss = await uploadRss(srv, api, mindId);
     const sizes = await mindSizes(srv);
     await pg?.close();
@@ -194,7 +198,7 @@ function writeReport(r: {
     '# Benchmarks',
     '',
     `Run: ${new Date().toISOString()} on ${os.cpus().length} × ${cpu}, ${mb(os.totalmem())} MiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}.`,
-    `Produced by \`npm run bench\` (bench/run.ts). Service and baseline are separate processes on this machine; autocannon ${CONNECTIONS} connections × ${DURATION} s after a 2 s warm-up, in a process of its own; the targets alternate for ${ROUNDS} rounds and the table shows the means. The service runs with LOG_LEVEL=warn; the baseline logs nothing.`,
+    `Produced by \`npm run bench\` (bench/run.ts). Service and baseline are separate processes on this machine; autocannon ${CONNECTIONS} connections × ${DURATION} s after a 2 s warm-up, in a process of its own; the targets alternate for ${ROUNDS} rounds and the table shows the means. The service runs with LOG_LEVEL=warn and its other defaults; the baseline logs nothing. Two phases: the routes next to the hello-world first, with only the processes they need running; then the rate-limiter settings against each other on API-only processes started for that phase.`,
     '',
     '## Throughput next to a bare Fastify hello-world (same run)',
     '',
@@ -212,7 +216,7 @@ function writeReport(r: {
     '',
     ...renderLimiterCost(
       r.loads,
-      'The status route above on API-only processes over the same data folder, alternating with the other targets: the limiter off (RATE_LIMIT_ENABLED=false), counting in memory, in the SQLite database (requests taken from the shared count in blocks: one upsert per block) and in Redis (when redis-server is installed), limits far above the load so nothing is refused. The status rows of the table above count in memory (SQLite service) and in the database (PostgreSQL service): the defaults without REDIS_URL. Limits far above the load make blocks of 100 requests for the database stores; with limits in force one key could never send this many (500/min at most), and real traffic is many keys: the rows with 20 keys spread the same load over 20 keys.',
+      'The status route above on API-only processes over the same data folder, started for this phase and alternating among themselves: the limiter off (RATE_LIMIT_ENABLED=false), counting in memory, in the SQLite database (requests taken from the shared count in blocks: one upsert per block) and in Redis (when redis-server is installed), limits far above the load so nothing is refused. The status rows of the table above count in memory (SQLite service) and in the database (PostgreSQL service): the defaults without REDIS_URL. Limits far above the load make blocks of 100 requests for the database stores; with limits in force one key could never send this many (500/min at most), and real traffic is many keys: the rows with 20 keys spread the same load over 20 keys.',
     ),
     `## Snapshot processing: a two-hour interview (${r.words} words), creation → completed`,
     '',
