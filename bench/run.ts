@@ -118,6 +118,7 @@ async function main() {
       snapshotMs.PDF?.push(await timeSnapshot(api, mindId, pdf, 'i.pdf'));
     }
     const status = (await api.get(`/minds/${mindId}/snapshots`)).body[0];
+    const statusPath = `/minds/${mindId}/snapshots/${status.id}/status`;
     const auth = { authorization: `Bearer ${srv.apiKey}` };
     const simulateBody = (id: string) => JSON.stringify({ mindId: id, scenario: { message: 'Would you hire someone without a degree?' } });
     const pgTargets: Array<{ name: string; opts: autocannon.Options }> = [];
@@ -129,7 +130,7 @@ async function main() {
       pgStatusPath = `/minds/${pgMind}/snapshots/${pgStatus.id}/status`;
       const pgAuth = { authorization: `Bearer ${pg.srv.apiKey}` };
       pgTargets.push(
-        { name: 'GET …/status on PostgreSQL', opts: { url: `${pg.srv.api}/minds/${pgMind}/snapshots/${pgStatus.id}/status`, headers: pgAuth } },
+        { name: 'GET …/status on PostgreSQL', opts: { url: `${pg.srv.api}${pgStatusPath}`, headers: pgAuth } },
         {
           name: 'POST /simulate on PostgreSQL',
           opts: { url: `${pg.srv.api}/simulate`, method: 'POST', headers: { ...pgAuth, 'content-type': 'application/json' }, body: simulateBody(pgMind) },
@@ -142,10 +143,10 @@ async function main() {
     // Phase 1: the routes next to the hello-world, with only the processes they need running.
     const routes = await loads([
       { name: 'hello-world (bare Fastify)', opts: { url: hello.url } },
-      { name: 'GET …/snapshots/{id}/status', opts: { url: `${srv.api}/minds/${mindId}/snapshots/${status.id}/status`, headers: auth } },
+      { name: 'GET …/snapshots/{id}/status', opts: { url: `${srv.api}${statusPath}`, headers: auth } },
       {
         name: 'GET …/status, read from the database every time (STATUS_CACHE_MS=0)',
-        opts: { url: `${uncached.api}/minds/${mindId}/snapshots/${status.id}/status`, headers: auth },
+        opts: { url: `${uncached.api}${statusPath}`, headers: auth },
       },
       {
         name: 'POST /simulate',
@@ -161,7 +162,7 @@ async function main() {
     await uncached.stop();
     // Phase 2: the limiter settings against each other, on API-only processes started for it.
     limiter = await limiterTargets(
-      { srv, statusPath: `/minds/${mindId}/snapshots/${status.id}/status` },
+      { srv, statusPath },
       pg && pgStatusPath ? { srv: pg.srv, statusPath: pgStatusPath } : undefined,
     );
     const results = [...routes, ...(await loads(limiter.targets))];
