@@ -32,7 +32,7 @@ export const toTwin = (r: DigitalTwinRow): DigitalTwin => ({
 });
 
 export class MindService {
-  private readonly deletedListeners: Array<(mindId: string) => void> = [];
+  private readonly deletedListeners: Array<() => void> = [];
 
   constructor(
     private readonly store: Store,
@@ -41,7 +41,7 @@ export class MindService {
   ) {}
 
   /** Calls `fn` after this process deleted a mind (caches of its data drop it). */
-  onDeleted(fn: (mindId: string) => void): void {
+  onDeleted(fn: () => void): void {
     this.deletedListeners.push(fn);
   }
 
@@ -90,7 +90,7 @@ export class MindService {
     await this.require(auth, mindId);
     const blobs = await this.store.repos.artifacts.blobKeysOfMind(mindId);
     await this.store.transaction(({ repos }) => repos.minds.delete(auth.accountId, mindId));
-    for (const fn of this.deletedListeners) fn(mindId);
+    for (const fn of this.deletedListeners) fn();
     const keys = blobs.flatMap((b) => (this.blobs.direct ? [b.blob_key, artifactUploadKey(mindId, b.id)] : [b.blob_key]));
     await Promise.all(keys.map((k) => this.blobs.delete(k)));
   }
