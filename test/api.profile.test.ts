@@ -42,6 +42,15 @@ describe('GET /minds/{mindId}/profile', () => {
       assert.ok(personText.includes(e.text.slice(0, 30)), `evidence is the person's text: ${e.text}`);
     }
     for (const t of p.topics) assert.ok(['positive', 'negative', 'neutral', 'mixed'].includes(t.affect.label));
+    for (const t of p.topics) assert.doesNotMatch(t.label, /^(i'm|i|it|it's|you|we|don't|thing)$/i, 'topics are subjects');
+    const passages = p.topics.flatMap((t: { passages: unknown[] }) => t.passages);
+    assert.ok(passages.length > 0, 'topics carry the passages behind them');
+    for (const ps of passages) {
+      assert.equal(ps.snapshotId, snapshotId);
+      assert.ok(Number.isInteger(ps.firstSeq) && ps.lastSeq >= ps.firstSeq);
+      assert.ok(typeof ps.page === 'number' && ps.page >= 1, 'a PDF passage carries the page of its first sentence');
+      assert.ok(personText.includes(ps.text.slice(0, 30)), `a passage is the person's text: ${ps.text}`);
+    }
     const kinds = p.behaviours.map((b: { kind: string }) => b.kind);
     assert.ok(kinds.includes('always') && kinds.includes('never'), `stated behaviours: ${kinds}`);
     assert.match(p.behaviours.map((b: { evidence: { text: string } }) => b.evidence.text).join(' '), /I never merge a pull request without a test/);

@@ -128,6 +128,17 @@ const ProfileEvidence = z
     page: z.number().int().nullable(),
   })
   .meta({ id: 'ProfileEvidence' });
+const ProfilePassage = z
+  .object({
+    snapshotId: Id,
+    firstSeq: z.number().int().describe("position of the passage's first sentence within its snapshot"),
+    lastSeq: z.number().int().describe("position of its last sentence (inclusive)"),
+    text: z.string().describe("the person's consecutive sentences, at most about 80 words"),
+    start: z.number().nullable().describe('start of the first sentence, in seconds'),
+    end: z.number().nullable().describe('end of the first sentence, in seconds'),
+    page: z.number().int().nullable().describe('page of the first sentence'),
+  })
+  .meta({ id: 'ProfilePassage' });
 const PhraseCount = z.object({ phrase: z.string(), count: z.number().int() });
 
 export const MindProfile = z
@@ -136,9 +147,9 @@ export const MindProfile = z
     snapshotIds: z.array(Id),
     topics: z.array(
       z.object({
-        key: z.string(),
-        label: z.string(),
-        mentions: z.number().int(),
+        key: z.string().describe('the noun or noun phrase, lower case, head noun lemmatised ("design system")'),
+        label: z.string().describe('its most frequent form in the transcripts ("design systems", "Open Collective")'),
+        mentions: z.number().int().describe("the person's sentences mentioning it"),
         affect: z.object({
           sentiment: z.number().min(-1).max(1),
           label: z.enum(['positive', 'negative', 'neutral', 'mixed']),
@@ -146,6 +157,9 @@ export const MindProfile = z
           negative: z.number().int(),
         }),
         stances: z.array(ProfileEvidence).describe('what the person said about the topic'),
+        passages: z
+          .array(ProfilePassage)
+          .describe("the passages behind the topic: stretches of the person's own consecutive sentences around its mentions (empty for snapshots analysed before passages existed)"),
       }),
     ),
     keyphrases: z.array(PhraseCount),

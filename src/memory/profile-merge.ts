@@ -1,11 +1,19 @@
 /**
  * A mind's profile: the snapshot profiles of its completed snapshots merged into one, every
- * statement carrying its source (snapshotId + seq/start/end/page). Pure and deterministic.
+ * statement carrying its source (snapshotId + seq/start/end/page). Topics merge by key, their
+ * passages keep their snapshot. Profiles stored by version 1 (single-noun topics, no passages)
+ * still merge: their topics are re-keyed by lemma, pronouns and contractions dropped, missing
+ * fields read as empty. Pure and deterministic.
  */
 import type { BehaviourKind } from './behaviours.ts';
-import type { AffectLabel, PhraseCount, ProfileRef, ProfileStyle, SnapshotProfile } from './profile-types.ts';
+import { legacyTopicKey, topicRank } from './profile-topics.ts';
+import type { AffectLabel, PhraseCount, ProfilePassage, ProfileRef, ProfileStyle, ProfileTopic, StoredSnapshotProfile } from './profile-types.ts';
 
 export interface EvidenceRef extends ProfileRef {
+  snapshotId: string;
+}
+
+export interface EvidencePassage extends ProfilePassage {
   snapshotId: string;
 }
 
@@ -15,6 +23,7 @@ export interface MindTopic {
   mentions: number;
   affect: { sentiment: number; label: AffectLabel; positive: number; negative: number };
   stances: EvidenceRef[];
+  passages: EvidencePassage[];
 }
 
 export interface MindProfile {
@@ -29,6 +38,7 @@ export interface MindProfile {
 
 const MAX_TOPICS = 15;
 const MAX_STANCES = 4;
+const MAX_PASSAGES = 3;
 const MAX_BEHAVIOURS = 30;
 const MAX_QA = 200;
 const round = (n: number) => Math.round(n * 1000) / 1000;
@@ -56,31 +66,54 @@ interface TopicSum {
   positive: number;
   negative: number;
   stances: EvidenceRef[];
+  /** Per snapshot, in snapshot order. */
+  passages: EvidencePassage[][];
 }
 
-/** Merge snapshot profiles, given in snapshot order. */
-export function mergeProfiles(profiles: ReadonlyArray<{ snapshotId: string; profile: SnapshotProfile }>): MindProfile {
+/** Topics of a stored profile with their merge key; version-1 topics re-keyed (or dropped when not a subject). */
+function topicsOf(profile: StoredSnapshotProfile): Array<{ key: string; topic: Omit<ProfileTopic, 'passages'>; passages: ProfilePassage[] }> {
+  return (profile.topics ?? []).flatMap((t) => {
+    const key = profile.version === 1 ? legacyTopicKey(t.label, t.key) : t.key;
+    return key === null ? [] : [{ key, topic: t, passages: t.passages ?? [] }];
+  });
+}
+
+/** Round-robin over the snapshots' passages, so that each snapshot is heard. */
+function interleave(lists: readonly EvidencePassage[][], max: number): EvidencePassage[] {
+  const out: EvidencePassage[] = [];
+  for (let i = 0; out.length < max && lists.some((l) => i < l.length); i++) {
+    for (const l of lists) {
+      const p = l[i];
+      if (p && out.length < max) out.push(p);
+    }
+  }
+  return out;
+}
+
+/** Merge snapshot profiles, given in snapshot order (version-1 and version-2 rows alike). */
+export function mergeProfiles(profiles: ReadonlyArray<{ snapshotId: string; profile: StoredSnapshotProfile }>): MindProfile {
   const topics = new Map<string, TopicSum>();
   for (const { snapshotId, profile } of profiles) {
-    for (const t of profile.topics) {
-      const e: TopicSum = topics.get(t.key) ?? { labels: new Map(), mentions: 0, sentimentSum: 0, positive: 0, negative: 0, stances: [] };
-      topics.set(t.key, e);
+    for (const { key, topic: t, passages } of topicsOf(profile)) {
+      const e: TopicSum = topics.get(key) ?? { labels: new Map(), mentions: 0, sentimentSum: 0, positive: 0, negative: 0, stances: [], passages: [] };
+      topics.set(key, e);
       e.labels.set(t.label, (e.labels.get(t.label) ?? 0) + t.mentions);
       e.mentions += t.mentions;
       e.sentimentSum += t.sentiment * t.mentions;
       e.positive += t.positive;
       e.negative += t.negative;
-      e.stances.push(...t.stances.map((r) => ({ snapshotId, ...r })));
+      e.stances.push(...(t.stances ?? []).map((r) => ({ snapshotId, ...r })));
+      e.passages.push(passages.map((p) => ({ snapshotId, ...p })));
     }
   }
-  const styles = profiles.map((p) => p.profile.style);
+  const styles = profiles.map((p) => p.profile.style ?? { words: 0, sentences: 0, avgSentenceWords: 0, signaturePhrases: [], fillers: [], hedges: [] });
   const words = styles.reduce((s, x) => s + x.words, 0);
   const sentences = styles.reduce((s, x) => s + x.sentences, 0);
   const qaPairs = profiles.flatMap(({ snapshotId, profile }) => profile.qa.map((q) => ({ snapshotId, ...q })));
   return {
     snapshotIds: profiles.map((p) => p.snapshotId),
     topics: [...topics]
-      .sort((a, b) => b[1].mentions - a[1].mentions || a[0].localeCompare(b[0]))
+      .sort((a, b) => topicRank(b[1].mentions, b[0].split(' ').length) - topicRank(a[1].mentions, a[0].split(' ').length) || a[0].localeCompare(b[0]))
       .slice(0, MAX_TOPICS)
       .map(([key, e]) => {
         const sentiment = round(e.sentimentSum / Math.max(1, e.mentions));
@@ -91,6 +124,7 @@ export function mergeProfiles(profiles: ReadonlyArray<{ snapshotId: string; prof
           mentions: e.mentions,
           affect: { sentiment, label: affectLabel(sentiment, e.positive, e.negative, e.mentions), positive: e.positive, negative: e.negative },
           stances: e.stances.slice(0, MAX_STANCES),
+          passages: interleave(e.passages, MAX_PASSAGES),
         };
       }),
     keyphrases: sumPhrases(

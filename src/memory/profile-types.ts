@@ -9,12 +9,25 @@ export interface ProfileRef {
   page: number | null;
 }
 
+/**
+ * A stretch of the person's own consecutive sentences (same question, consecutive seq) around
+ * mentions of a topic, at most ~80 words; start/end/page are those of its first sentence.
+ */
+export interface ProfilePassage {
+  firstSeq: number;
+  lastSeq: number;
+  text: string;
+  start: number | null;
+  end: number | null;
+  page: number | null;
+}
+
 export type AffectLabel = 'positive' | 'negative' | 'neutral' | 'mixed';
 
 export interface ProfileTopic {
-  /** Stem of the topic noun: stable key for merging snapshots. */
+  /** The noun or noun phrase, lower case, head noun lemmatised ("design system"): stable key for merging snapshots. */
   key: string;
-  /** The most frequent surface form. */
+  /** The most frequent surface form ("design systems", "Open Collective"). */
   label: string;
   /** Memories (sentences) mentioning it. */
   mentions: number;
@@ -24,6 +37,8 @@ export interface ProfileTopic {
   negative: number;
   /** What the person said about it: up to STANCES_PER_TOPIC opinionated statements. */
   stances: ProfileRef[];
+  /** The passages behind it: up to PASSAGES_PER_TOPIC stretches of the person's words around its mentions, most telling first. */
+  passages: ProfilePassage[];
 }
 
 export interface ProfileBehaviour {
@@ -56,10 +71,20 @@ export interface QaPair {
 
 /** The persona profile of one snapshot, computed with its memories (deterministic). */
 export interface SnapshotProfile {
-  version: 1;
+  /** 2: topics are noun phrases with passages; 1 (stored by earlier versions): single nouns, no passages. */
+  version: 2;
   topics: ProfileTopic[];
   keyphrases: PhraseCount[];
   behaviours: ProfileBehaviour[];
   style: ProfileStyle;
   qa: QaPair[];
 }
+
+/** A profile as stored by version 1: topics were single nouns (pronouns slipped in) without passages. */
+export type SnapshotProfileV1 = Omit<SnapshotProfile, 'version' | 'topics'> & {
+  version: 1;
+  topics: Array<Omit<ProfileTopic, 'passages'> & { passages?: ProfilePassage[] }>;
+};
+
+/** Any stored snapshot profile: what mergeProfiles accepts. */
+export type StoredSnapshotProfile = SnapshotProfile | SnapshotProfileV1;

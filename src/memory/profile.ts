@@ -1,34 +1,36 @@
 /**
  * The persona profile of a snapshot, computed from the person's memories in the analysis thread:
- * topics (frequent nouns) with what the person said about each (stances) and how they felt
- * (wink-nlp sentiment), keyphrases, stated behaviours, speaking style and the Q→A pairs.
+ * topics (the subjects they talk about: nouns and noun phrases) with what the person said about
+ * each (stances), the passages behind them and how they felt (wink-nlp sentiment), keyphrases,
+ * stated behaviours, speaking style and the Q→A pairs.
  *
  * Emotions (joy, anger, fear…) are not computed: no maintained emotion lexicon package is
  * published on npm that works offline, so affect is sentiment only.
  * Pure function of the memories (deterministic).
  */
 import { behaviourKind } from './behaviours.ts';
-import type { PhraseCount, ProfileBehaviour, ProfileRef, ProfileTopic, QaPair, SnapshotProfile } from './profile-types.ts';
+import type { PhraseCount, ProfileBehaviour, ProfilePassage, ProfileRef, ProfileTopic, QaPair, SnapshotProfile } from './profile-types.ts';
 import { styleOf } from './profile-style.ts';
-import { its, nlp } from './sentences.ts';
+import { pickTopics, readSentence, topicRank, type Candidate } from './profile-topics.ts';
+import { words } from './sentences.ts';
 import type { Memory } from './types.ts';
 
 const MAX_TOPICS = 15;
+/** A topic is mentioned in at least this many sentences. */
+const MIN_MENTIONS = 2;
 const STANCES_PER_TOPIC = 3;
+const PASSAGES_PER_TOPIC = 3;
+/** Longest passage, in words (a single longer sentence is kept whole). */
+const PASSAGE_WORDS = 80;
 const MAX_KEYPHRASES = 15;
 const MAX_BEHAVIOURS = 25;
-/** Nouns that are everywhere in speech and say nothing about what someone talks about. */
-const GENERIC = new Set(
-  'thing things way time times lot lots people person kind sort stuff bit year years day days something anything everything nothing point part question yeah guy guys place end fact number lots idea ones one side case couple today week weeks month months reason world life'.split(
-    ' ',
-  ),
-);
 const OPINION_RE = /\b(I think|I believe|I feel|I love|I hate|I like|I don't like|should|shouldn't|important|matters?|better|worse|best|worst|prefer|wish|hope)\b/i;
 const FIRST_PERSON_RE = /\b(I|I'm|I've|I'd|my|me|we)\b/;
 
 interface Analysed {
+  index: number;
   memory: Memory;
-  nouns: string[];
+  candidates: Candidate[];
   phrases: string[];
   sentiment: number;
 }
@@ -36,80 +38,90 @@ interface Analysed {
 const ref = (m: Memory): ProfileRef => ({ seq: m.seq, text: m.text, start: m.start, end: m.end, page: m.page });
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
-/** Nouns (normal form) and noun phrases (2–3 words ending in a noun) of one sentence, with its sentiment. */
-function analyse(memory: Memory): Analysed {
-  const doc = nlp.readDoc(memory.text);
-  const tokens = doc.tokens();
-  const pos = tokens.out(its.pos) as string[];
-  const normals = tokens.out(its.normal) as string[];
-  const stops = tokens.out(its.stopWordFlag) as boolean[];
-  const nouns: string[] = [];
-  const phrases: string[] = [];
-  let run: Array<{ word: string; adjective: boolean }> = [];
-  const flush = () => {
-    while (run.length > 0 && run[run.length - 1]?.adjective) run.pop();
-    if (run.length >= 2) phrases.push(run.slice(-3).map((r) => r.word).join(' '));
-    run = [];
-  };
-  normals.forEach((word, i) => {
-    const tag = pos[i];
-    const content = !stops[i] && /^\p{L}[\p{L}'-]+$/u.test(word) && !GENERIC.has(word);
-    if ((tag === 'NOUN' || tag === 'PROPN') && content) {
-      nouns.push(word);
-      run.push({ word, adjective: false });
-    } else if (tag === 'ADJ' && content) run.push({ word, adjective: true });
-    else flush();
-  });
-  flush();
-  const sentiment = Number(doc.out(its.sentiment)) || 0;
-  return { memory, nouns, phrases, sentiment };
-}
-
-/** Singular/plural folding for topic keys ("teams" → "team"), without a stemmer's truncations. */
-function topicKey(noun: string): string {
-  if (noun.length > 4 && noun.endsWith('ies')) return `${noun.slice(0, -3)}y`;
-  if (noun.length > 3 && noun.endsWith('s') && !noun.endsWith('ss')) return noun.slice(0, -1);
-  return noun;
+function analyse(memory: Memory, index: number): Analysed {
+  return { index, memory, ...readSentence(memory.text) };
 }
 
 function stanceScore(a: Analysed): number {
   return (OPINION_RE.test(a.memory.text) ? 2 : 0) + (FIRST_PERSON_RE.test(a.memory.text) ? 0.5 : 0) + Math.abs(a.sentiment);
 }
 
-function topicsOf(analysed: readonly Analysed[]): ProfileTopic[] {
-  const byKey = new Map<string, { forms: Map<string, number>; items: Analysed[] }>();
-  type Entry = { forms: Map<string, number>; items: Analysed[] };
-  for (const a of analysed) {
-    const seen = new Set<string>();
-    for (const noun of a.nouns) {
-      const key = topicKey(noun);
-      const entry: Entry = byKey.get(key) ?? { forms: new Map(), items: [] };
-      byKey.set(key, entry);
-      entry.forms.set(noun, (entry.forms.get(noun) ?? 0) + 1);
-      if (!seen.has(key)) entry.items.push(a);
-      seen.add(key);
+/** Memory i and the next one are consecutive sentences of the same answer. */
+function continues(memories: readonly Memory[], i: number): boolean {
+  const a = memories[i];
+  const b = memories[i + 1];
+  return a !== undefined && b !== undefined && b.seq === a.seq + 1 && b.question === a.question;
+}
+
+/**
+ * Passages around the anchors (memory indexes, best first): each grows from its anchor to the
+ * neighbouring sentences of the same answer, one before then one after, within PASSAGE_WORDS,
+ * without overlapping another passage. Returned best anchor first.
+ */
+function passagesOf(memories: readonly Memory[], anchors: readonly number[]): ProfilePassage[] {
+  const used = new Set<number>();
+  const spans: Array<[number, number]> = [];
+  const size = (i: number) => words(memories[i]?.text ?? '').length;
+  for (const anchor of anchors) {
+    if (spans.length >= PASSAGES_PER_TOPIC) break;
+    if (used.has(anchor)) continue;
+    let lo = anchor;
+    let hi = anchor;
+    let count = size(anchor);
+    for (let grew = true; grew; ) {
+      grew = false;
+      if (continues(memories, lo - 1) && !used.has(lo - 1) && count + size(lo - 1) <= PASSAGE_WORDS) {
+        count += size(--lo);
+        grew = true;
+      }
+      if (continues(memories, hi) && !used.has(hi + 1) && count + size(hi + 1) <= PASSAGE_WORDS) {
+        count += size(++hi);
+        grew = true;
+      }
     }
+    for (let i = lo; i <= hi; i++) used.add(i);
+    spans.push([lo, hi]);
   }
-  return [...byKey]
-    .filter(([, e]) => e.items.length >= 2)
-    .sort((a, b) => b[1].items.length - a[1].items.length || a[0].localeCompare(b[0]))
+  return spans.flatMap(([lo, hi]) => {
+    const first = memories[lo];
+    const last = memories[hi];
+    if (!first || !last) return [];
+    const text = memories
+      .slice(lo, hi + 1)
+      .map((m) => m.text)
+      .join(' ');
+    return [{ firstSeq: first.seq, lastSeq: last.seq, text, start: first.start, end: first.end, page: first.page }];
+  });
+}
+
+function topicsOf(memories: readonly Memory[], analysed: readonly Analysed[]): ProfileTopic[] {
+  return pickTopics(
+    analysed.map((a) => a.candidates),
+    MIN_MENTIONS,
+  )
+    .sort((a, b) => topicRank(b.sentences.length, b.words) - topicRank(a.sentences.length, a.words) || a.key.localeCompare(b.key))
     .slice(0, MAX_TOPICS)
-    .map(([key, e]) => {
-      const label = [...e.forms].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? key;
-      const stances = [...e.items]
-        .sort((a, b) => stanceScore(b) - stanceScore(a) || a.memory.seq - b.memory.seq)
+    .map((pick) => {
+      const items = pick.sentences.flatMap((i) => analysed[i] ?? []);
+      const label = [...pick.forms].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? pick.key;
+      const ranked = [...items].sort((a, b) => stanceScore(b) - stanceScore(a) || a.memory.seq - b.memory.seq);
+      const stances = ranked
         .slice(0, STANCES_PER_TOPIC)
         .sort((a, b) => a.memory.seq - b.memory.seq)
         .map((a) => ref(a.memory));
-      const sum = e.items.reduce((s, a) => s + a.sentiment, 0);
+      const sum = items.reduce((s, a) => s + a.sentiment, 0);
       return {
-        key,
+        key: pick.key,
         label,
-        mentions: e.items.length,
-        sentiment: round(sum / e.items.length),
-        positive: e.items.filter((a) => a.sentiment >= 0.2).length,
-        negative: e.items.filter((a) => a.sentiment <= -0.2).length,
+        mentions: items.length,
+        sentiment: round(sum / Math.max(1, items.length)),
+        positive: items.filter((a) => a.sentiment >= 0.2).length,
+        negative: items.filter((a) => a.sentiment <= -0.2).length,
         stances,
+        passages: passagesOf(
+          memories,
+          ranked.map((a) => a.index),
+        ),
       };
     });
 }
@@ -130,7 +142,7 @@ function behavioursOf(analysed: readonly Analysed[], topics: readonly ProfileTop
   for (const a of analysed) {
     const kind = behaviourKind(a.memory.text);
     if (!kind) continue;
-    const keys = new Set(a.nouns.map(topicKey));
+    const keys = new Set(a.candidates.map((c) => c.key));
     out.push({ kind, topic: topics.find((t) => keys.has(t.key))?.key ?? null, ref: ref(a.memory) });
   }
   return out
@@ -152,9 +164,9 @@ export function qaPairsOf(memories: readonly Memory[]): QaPair[] {
 
 export function buildProfile(memories: readonly Memory[]): SnapshotProfile {
   const analysed = memories.map(analyse);
-  const topics = topicsOf(analysed);
+  const topics = topicsOf(memories, analysed);
   return {
-    version: 1,
+    version: 2,
     topics,
     keyphrases: keyphrasesOf(analysed),
     behaviours: behavioursOf(analysed, topics),

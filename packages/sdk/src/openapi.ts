@@ -1325,13 +1325,32 @@ export interface components {
             end: number | null;
             page: number | null;
         };
+        ProfilePassageInput: {
+            /** Format: uuid */
+            snapshotId: string;
+            /** @description position of the passage's first sentence within its snapshot */
+            firstSeq: number;
+            /** @description position of its last sentence (inclusive) */
+            lastSeq: number;
+            /** @description the person's consecutive sentences, at most about 80 words */
+            text: string;
+            /** @description start of the first sentence, in seconds */
+            start: number | null;
+            /** @description end of the first sentence, in seconds */
+            end: number | null;
+            /** @description page of the first sentence */
+            page: number | null;
+        };
         MindProfileInput: {
             /** Format: uuid */
             mindId: string;
             snapshotIds: string[];
             topics: {
+                /** @description the noun or noun phrase, lower case, head noun lemmatised ("design system") */
                 key: string;
+                /** @description its most frequent form in the transcripts ("design systems", "Open Collective") */
                 label: string;
+                /** @description the person's sentences mentioning it */
                 mentions: number;
                 affect: {
                     sentiment: number;
@@ -1342,6 +1361,8 @@ export interface components {
                 };
                 /** @description what the person said about the topic */
                 stances: components["schemas"]["ProfileEvidenceInput"][];
+                /** @description the passages behind the topic: stretches of the person's own consecutive sentences around its mentions (empty for snapshots analysed before passages existed) */
+                passages: components["schemas"]["ProfilePassageInput"][];
             }[];
             keyphrases: {
                 phrase: string;
@@ -1456,13 +1477,32 @@ export interface components {
             end: number | null;
             page: number | null;
         };
+        ProfilePassage: {
+            /** Format: uuid */
+            snapshotId: string;
+            /** @description position of the passage's first sentence within its snapshot */
+            firstSeq: number;
+            /** @description position of its last sentence (inclusive) */
+            lastSeq: number;
+            /** @description the person's consecutive sentences, at most about 80 words */
+            text: string;
+            /** @description start of the first sentence, in seconds */
+            start: number | null;
+            /** @description end of the first sentence, in seconds */
+            end: number | null;
+            /** @description page of the first sentence */
+            page: number | null;
+        };
         MindProfile: {
             /** Format: uuid */
             mindId: string;
             snapshotIds: string[];
             topics: {
+                /** @description the noun or noun phrase, lower case, head noun lemmatised ("design system") */
                 key: string;
+                /** @description its most frequent form in the transcripts ("design systems", "Open Collective") */
                 label: string;
+                /** @description the person's sentences mentioning it */
                 mentions: number;
                 affect: {
                     sentiment: number;
@@ -1473,6 +1513,8 @@ export interface components {
                 };
                 /** @description what the person said about the topic */
                 stances: components["schemas"]["ProfileEvidence"][];
+                /** @description the passages behind the topic: stretches of the person's own consecutive sentences around its mentions (empty for snapshots analysed before passages existed) */
+                passages: components["schemas"]["ProfilePassage"][];
             }[];
             keyphrases: {
                 phrase: string;
