@@ -3,6 +3,7 @@ import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { AccountService } from './domain/accounts.ts';
 import { LoginService } from './domain/logins.ts';
+import { MindMemories } from './domain/mind-memory.ts';
 import { MindService } from './domain/minds.ts';
 import { ProfileService } from './domain/profile.ts';
 import { RateLimits } from './domain/rate-limits.ts';
@@ -60,7 +61,8 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
   const engines = new EngineRegistry({ grounded: new GroundedEngine(), ...(llm ? { llm: new LlmEngine(llm) } : {}) });
   const accounts = new AccountService(store.repos, rt, config.apiKeyCacheMs);
   const minds = new MindService(store, blobs, rt);
-  const profiles = new ProfileService(store, minds);
+  const memories = new MindMemories(store, config.retrievalMode);
+  const profiles = new ProfileService(store, minds, memories);
   const limiterStore = openRateLimitStore(config.rateLimit, store.repos.rateLimitWindows, log);
   const rateLimits = new RateLimits(config.rateLimit, limiterStore.store, config.rateLimit.store, limiterStore.close);
   const usage = new UsageService(store.repos.usage, rt, config.usageFlushMs, (err) =>
@@ -80,7 +82,7 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
       settleDirectUpload: (artifact) => services.uploads.settleDirectUpload(artifact),
       statusCacheMs: config.statusCacheMs,
     }),
-    simulation: new SimulationService(store, minds, engines, config.strictModels, profiles),
+    simulation: new SimulationService(store, minds, engines, config.strictModels, memories),
     profiles,
     webhooks: new WebhookService(store, rt, `${config.publicUrl}/webhook`),
     rateLimits,

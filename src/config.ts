@@ -49,6 +49,7 @@ const ConfigSchema = z.object({
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
   USAGE_FLUSH_MS: z.coerce.number().int().min(10).default(5000),
+  RETRIEVAL_MODE: z.enum(['hybrid', 'lexical']).default('hybrid'),
 });
 
 export interface Config {
@@ -98,6 +99,8 @@ export interface Config {
   rateLimit: RateLimitSettings;
   /** How often the usage meter writes its in-memory counts to the database. */
   usageFlushMs: number;
+  /** Offline retrieval: BM25 with word vectors (hybrid) or BM25 alone (lexical, for comparison). */
+  retrievalMode: 'hybrid' | 'lexical';
 }
 
 export interface RateLimitSettings {
@@ -185,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       redisUrl: c.REDIS_URL,
     },
     usageFlushMs: c.USAGE_FLUSH_MS,
+    retrievalMode: c.RETRIEVAL_MODE,
   };
 }
 

@@ -5,6 +5,7 @@ import type { StoredMemory } from '../src/memory/types.ts';
 import type { Engine, SimulationInput } from '../src/engines/types.ts';
 import { buildMemoryBank } from '../src/memory/build.ts';
 import { GroundedEngine, UNKNOWN_SAYING } from '../src/engines/grounded.ts';
+import { MindMemory } from '../src/memory/mind-memory.ts';
 import { DEFAULT_MODEL, EngineRegistry, MODEL_NAMES } from '../src/engines/registry.ts';
 
 const interview: Utterance[] = [
@@ -51,14 +52,14 @@ const interview: Utterance[] = [
 
 const bank = buildMemoryBank({ utterances: interview, mindName: 'Dana Whitfield' });
 const memories: StoredMemory[] = bank.memories.map((m) => ({ ...m, snapshotId: 'snap-1' }));
-const personTexts = new Set(memories.map((m) => m.text));
+const dana = MindMemory.build('snap-1', memories);
 const interviewerText = interview
   .filter((u) => u.speaker === 'Interviewer')
   .map((u) => u.text)
   .join(' ');
 
 function input(scenario: string): SimulationInput {
-  return { mindName: 'Dana Whitfield', memoryKey: 'snap-1', memories, scenario };
+  return { mindName: 'Dana Whitfield', memory: dana, scenario };
 }
 
 const relevantScenario = 'Your team wants to skip the tests to ship the release before the deadline. What do you do?';
@@ -69,7 +70,7 @@ test('a relevant scenario retrieves the right statements, with more confidence t
   const relevant = await engine.simulate(input(relevantScenario));
   const offTopic = await engine.simulate(input(offTopicScenario));
   const texts = relevant.evidence.map((e) => e.text);
-  assert.ok(texts.includes('I push back on skipping tests, even under deadline pressure.'), texts.join(' | '));
+  assert.match(texts[0] ?? '', /^I push back on skipping tests, even under deadline pressure\./, texts.join(' | '));
   assert.ok(relevant.confidence > offTopic.confidence);
   assert.ok(relevant.confidence >= 0.3, String(relevant.confidence));
   assert.match(relevant.analysis.saying, /skipping tests/);
@@ -79,29 +80,30 @@ test('a relevant scenario retrieves the right statements, with more confidence t
 
 test('an off-topic scenario gets an honest, low-confidence answer', async () => {
   const result = await new GroundedEngine().simulate(input(offTopicScenario));
-  assert.ok(result.confidence < 0.2);
+  assert.ok(result.confidence < 0.05, String(result.confidence));
   assert.equal(result.analysis.saying, UNKNOWN_SAYING);
   assert.equal(result.message, UNKNOWN_SAYING);
   assert.match(result.analysis.acting, /No stated behaviour/);
   assert.deepEqual(result.evidence, []);
-  // A chance match on one word ("team") does not make a football question answerable.
+  // A chance match on one word ("team") is at most "the closest thing I've said", with low confidence.
   const football = await new GroundedEngine().simulate(input('Which football team do you support?'));
-  assert.equal(football.analysis.saying, UNKNOWN_SAYING);
-  assert.ok(football.confidence < 0.2);
+  assert.ok(football.confidence < 0.35, String(football.confidence));
+  assert.ok(football.message === UNKNOWN_SAYING || football.message.startsWith("I haven't spoken to exactly this"), football.message);
 });
 
-test('indexes are cached per memoryKey: another mind gets its own answers', async () => {
-  const engine = new GroundedEngine({ cacheSize: 1 });
+test('each mind answers from its own memory', async () => {
+  const engine = new GroundedEngine();
   const other: StoredMemory[] = [
     { seq: 0, text: 'I always bake bread on Sunday mornings.', question: null, speaker: null, start: null, end: null, page: null, snapshotId: 'snap-2' },
   ];
+  const baker = MindMemory.build('snap-2', other);
   const scenario = 'It is Sunday morning. What do you bake?';
-  const baker = await engine.simulate({ mindName: 'Baker', memoryKey: 'snap-2', memories: other, scenario });
-  assert.deepEqual(baker.evidence.map((e) => e.text), ['I always bake bread on Sunday mornings.']);
-  assert.match(baker.analysis.acting, /I always bake bread/);
-  const dana = await engine.simulate(input(scenario));
-  assert.equal(dana.analysis.saying, UNKNOWN_SAYING);
-  assert.deepEqual(await engine.simulate({ mindName: 'Baker', memoryKey: 'snap-2', memories: other, scenario }), baker);
+  const result = await engine.simulate({ mindName: 'Baker', memory: baker, scenario });
+  assert.deepEqual(result.evidence.map((e) => e.text), ['I always bake bread on Sunday mornings.']);
+  assert.match(result.analysis.acting, /they always bake bread/);
+  const fromDana = await engine.simulate(input(scenario));
+  assert.ok(!fromDana.evidence.some((e) => /bake/.test(e.text)));
+  assert.ok(fromDana.confidence < result.confidence);
 });
 
 test('same input, same output (fresh engine or cached index)', async () => {
@@ -109,23 +111,33 @@ test('same input, same output (fresh engine or cached index)', async () => {
   const first = await a.simulate(input(relevantScenario));
   assert.deepEqual(await a.simulate(input(relevantScenario)), first);
   assert.deepEqual(await new GroundedEngine().simulate(input(relevantScenario)), first);
-  const shuffled = { ...input(relevantScenario), memoryKey: 'other', memories: [...memories].reverse() };
+  const shuffled = { ...input(relevantScenario), memory: MindMemory.build('snap-1', [...memories].reverse()) };
   assert.deepEqual(await a.simulate(shuffled), first);
 });
 
-test("evidence is only the person's own words, with source positions", async () => {
+/** True when `text` is one or more consecutive memories of one answer, joined by spaces. */
+function isPassage(text: string): boolean {
+  return memories.some((m, i) => {
+    let joined = m.text;
+    for (let j = i + 1; joined.length < text.length && j < memories.length; j++) joined += ` ${memories[j]?.text}`;
+    return joined === text;
+  });
+}
+
+test("evidence is only the person's own words: contiguous passages, with source positions", async () => {
   const engine = new GroundedEngine();
   for (const scenario of [relevantScenario, 'How do you feel about a meeting with no agenda?', 'Would you mentor a junior developer?']) {
     const result = await engine.simulate(input(scenario));
     assert.ok(result.evidence.length > 0, scenario);
     for (const e of result.evidence) {
-      assert.ok(personTexts.has(e.text), e.text);
+      assert.ok(isPassage(e.text), e.text);
       assert.ok(!interviewerText.includes(e.text));
       assert.equal(e.speaker, 'Dana Whitfield');
       assert.equal(e.snapshotId, 'snap-1');
       assert.equal(typeof e.start, 'number');
+      assert.equal(typeof e.end, 'number');
       assert.ok(!('page' in e)); // null positions are omitted
-      assert.ok(e.score > 0 && e.score <= 1);
+      assert.ok(e.score >= 0 && e.score <= 1);
     }
   }
 });
@@ -137,13 +149,17 @@ test('saying is in the first person and quotes the person, not the interviewer',
   assert.ok(!result.analysis.saying.includes('It sounds like you enjoy it'));
 });
 
-test('acting picks stated habits ("I always …", "I usually …")', async () => {
+test('acting picks stated habits ("I always …", "I usually …"), told in the third person', async () => {
   const engine = new GroundedEngine();
   const testing = await engine.simulate(input('A colleague hands you code to ship and the tests are not written yet.'));
-  assert.match(testing.analysis.acting, /I always write the tests before I write the code/);
+  assert.match(testing.analysis.acting, /they always write the tests before they write the code/);
   const meetings = await engine.simulate(input('You are invited to a two-hour meeting with no agenda.'));
-  assert.match(meetings.analysis.acting, /I usually decline meetings that have no agenda/);
-  assert.match(meetings.analysis.feeling, /^(Uneasy|Mixed|Fairly neutral|Mostly positive)/);
+  assert.match(meetings.analysis.acting, /they usually decline meetings that have no agenda/);
+  assert.match(meetings.analysis.feeling, /^(Uneasy|Mixed|Calm and matter-of-fact|Positive):/);
+  for (const part of [testing.analysis.thinking, meetings.analysis.thinking]) {
+    assert.match(part, /^They would think/);
+    assert.doesNotMatch(part, /\bI\b/);
+  }
 });
 
 test('registry: pro is the default, falls back to the grounded engine without an LLM', () => {

@@ -16,3 +16,14 @@ export function evidenceItem(m: StoredMemory, score: number): EvidenceItem {
     score: round3(score),
   };
 }
+
+/** A contiguous passage of the person's sentences as one evidence item: their text, from the first one's start to the last one's end. */
+export function passageItem(passage: readonly StoredMemory[], score: number): EvidenceItem {
+  const first = passage[0];
+  const last = passage[passage.length - 1];
+  if (!first || !last) throw new Error('an empty passage');
+  const item = evidenceItem(first, score);
+  item.text = passage.map((m) => m.text).join(' ');
+  if (last.end !== null) item.end = last.end;
+  return item;
+}

@@ -8,6 +8,7 @@ import { scoreAnswer } from '../memory/fidelity.ts';
 import { seededRandom } from '../memory/seeded-random.ts';
 import type { Memory } from '../memory/types.ts';
 import { GroundedEngine } from './grounded.ts';
+import { MindMemory } from '../memory/mind-memory.ts';
 
 /** Fewer Q/A pairs than this: no self-check (null). */
 export const MIN_FIDELITY_PAIRS = 8;
@@ -37,11 +38,12 @@ export function fidelityCheck(memories: readonly Memory[]): Fidelity | null {
   const hidden = new Set(heldOut.flatMap((p) => Array.from({ length: p.lastSeq - p.firstSeq + 1 }, (_, k) => p.firstSeq + k)));
   const kept = memories.filter((m) => !hidden.has(m.seq)).map((m) => ({ ...m, snapshotId: 'self-check' }));
   const keptPairs = pairs.filter((p) => !heldOut.includes(p));
-  const engine = new GroundedEngine({ cacheSize: 1 });
+  const engine = new GroundedEngine();
+  const memory = MindMemory.build('self-check', kept);
   const random = seededRandom(pairs.length);
   const scores = heldOut.map((p) => {
     const real = textOf(p);
-    const { analysis } = engine.answer({ mindName: '', memoryKey: 'self-check', memories: kept, scenario: p.question });
+    const { analysis } = engine.answer({ mindName: '', memory, scenario: p.question });
     const other = keptPairs[Math.floor(random() * keptPairs.length)];
     return { ...scoreAnswer(analysis.saying, real), baseline: other ? scoreAnswer(textOf(other), real).tokenF1 : 0 };
   });

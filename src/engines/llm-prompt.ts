@@ -7,12 +7,27 @@ import type { MindProfile } from '../memory/profile-merge.ts';
 import type { StoredMemory } from '../memory/types.ts';
 import type { Reflection } from './types.ts';
 
+/** At most this many words of a topic's passage in the prompt. */
+const BRIEF_PASSAGE_WORDS = 45;
+
+/** A window of at most `max` words of a passage, around the first mention of the topic when it is cut. */
+function excerpt(text: string, mentions: readonly string[], max: number): string {
+  const ws = text.split(/\s+/);
+  if (ws.length <= max) return text;
+  const lower = ws.map((w) => w.toLowerCase());
+  const heads = mentions.map((m) => m.toLowerCase().split(' ')[0] ?? '').filter(Boolean);
+  const at = Math.max(0, lower.findIndex((w) => heads.some((h) => w.startsWith(h))));
+  const from = Math.max(0, Math.min(at - 8, ws.length - max));
+  return `${from > 0 ? '…' : ''}${ws.slice(from, from + max).join(' ')}${from + max < ws.length ? '…' : ''}`;
+}
+
 export function profileBrief(p: MindProfile): string {
   const lines: string[] = [];
   if (p.topics.length) {
-    lines.push('Topics they talk about (mentions, sentiment):');
+    lines.push('Subjects they talk about (mentions, sentiment), each with a passage in their own words:');
     for (const t of p.topics.slice(0, 10)) {
-      lines.push(`- ${t.label} (${t.mentions}, ${t.affect.label})${t.stances[0] ? `: "${t.stances[0].text}"` : ''}`);
+      const words = t.passages[0]?.text ?? t.stances[0]?.text;
+      lines.push(`- ${t.label} (${t.mentions}, ${t.affect.label})${words ? `: "${excerpt(words, [t.label, t.key], BRIEF_PASSAGE_WORDS)}"` : ''}`);
     }
   }
   if (p.behaviours.length) {
@@ -53,19 +68,41 @@ export function simulationSystem(mindName: string): string {
   );
 }
 
-export function simulationPrompt(mindName: string, profile: string, reflections: string, memories: string, scenario: string): string {
+/** The passages retrieval picked for the scenario, best first, each a contiguous stretch of their words. */
+export function passagesBrief(passages: ReadonlyArray<readonly StoredMemory[]>): string {
+  if (passages.length === 0) return '(nothing they said matches this scenario closely)';
+  return passages
+    .map((p, i) => {
+      const q = p[0]?.question;
+      return `[P${i + 1}]${q ? ` (answering: "${q}")` : ''} ${p.map((m) => m.text).join(' ')}`;
+    })
+    .join('\n');
+}
+
+export function simulationPrompt(
+  mindName: string,
+  profile: string,
+  reflections: string,
+  passages: string,
+  memories: string,
+  scenario: string,
+  priorTurns: readonly string[] = [],
+): string {
   return [
     `# Profile of ${mindName}`,
     profile,
     '# Expert reflections',
     reflections,
-    `# What ${mindName} said`,
+    `# What ${mindName} said that bears most on this scenario (best first)`,
+    passages,
+    `# Everything else ${mindName} said`,
     memories,
+    ...(priorTurns.length ? ['# The conversation so far (earlier messages to them, oldest first)', priorTurns.join('\n')] : []),
     '# Scenario',
     scenario,
     '# Task',
     `Answer as ${mindName} would. thinking: how they would reason about it (third person). feeling: how they would feel. ` +
-      `saying: what they would say, in the first person, in their own phrasing and style (reuse their words). ` +
+      `saying: what they would say, in the first person, in their own phrasing and style (reuse their words, lead with the passages above). ` +
       'acting: what they would do. confidence: 0 to 1, how well the material supports this answer.',
   ].join('\n\n');
 }

@@ -1,15 +1,17 @@
 /**
- * mind-reasoner-pro: an LLM answers from the person's profile, the experts' reflections and
+ * mind-reasoner-pro: an LLM answers from the person's profile, the experts' reflections, the
+ * passages the offline retrieval picked for the scenario (memory/retrieval.ts), and the rest of
  * their statements — the whole transcript when it fits the context budget (LLM_CONTEXT_WORDS),
- * else the retrieved memories plus the full answers to the most similar past questions.
- * The answer is a zod-validated object; `evidence` lists the memories that were sent.
+ * else the whole answers those passages come from.
+ * The answer is a zod-validated object; `evidence` lists the passages it was pointed to.
  */
 import { z } from 'zod';
-import { evidenceItem, round3 } from './evidence.ts';
+import { passageItem, round3 } from './evidence.ts';
 import type { StoredMemory } from '../memory/types.ts';
-import { IndexCache } from './grounded.ts';
+import type { MindMemory } from '../memory/mind-memory.ts';
+import { retrieve } from '../memory/retrieval.ts';
 import type { LlmClient } from './llm-model.ts';
-import { memoriesBrief, profileBrief, reflectionsBrief, simulationPrompt, simulationSystem } from './llm-prompt.ts';
+import { memoriesBrief, passagesBrief, profileBrief, reflectionsBrief, simulationPrompt, simulationSystem } from './llm-prompt.ts';
 import type { Engine, SimulationInput, SimulationResult } from './types.ts';
 
 export const LlmAnswer = z.object({
@@ -20,44 +22,44 @@ export const LlmAnswer = z.object({
   confidence: z.number(),
 });
 
-const RETRIEVE_K = 24;
-/** Retrieved hits whose whole answer (all sentences under the same question) is sent. */
-const SIMILAR_QUESTIONS = 5;
-const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
+/** Passages of the offline retrieval that lead the prompt (the best answers to the ask). */
+const PASSAGES = 5;
+const PASSAGE_WORDS = 120;
 
 export class LlmEngine implements Engine {
   readonly wantsContext = true;
-  private readonly indexes = new IndexCache(16);
 
   constructor(private readonly llm: LlmClient) {}
 
   async simulate(input: SimulationInput): Promise<SimulationResult> {
-    const { sent, scores } = this.select(input);
+    const mind = input.memory;
+    // The same retrieval as the offline engine: better retrieval improves both.
+    const retrieval = retrieve(mind, input.scenario, input.priorTurns ?? []);
+    const passages = retrieval.answers.slice(0, PASSAGES).map((a) => mind.passage(a.lead.doc, PASSAGE_WORDS));
+    const passageMemories = passages.map((docs) => docs.map((d) => mind.memories[d]).filter((m): m is StoredMemory => m !== undefined));
+    const transcript = this.transcript(mind, passages);
     const profile = input.context ? profileBrief(input.context.profile) : '(none)';
     const reflections = reflectionsBrief(input.context?.reflections ?? []);
-    const prompt = simulationPrompt(input.mindName, profile, reflections, memoriesBrief(sent), input.scenario);
+    const prompt = simulationPrompt(input.mindName, profile, reflections, passagesBrief(passageMemories), memoriesBrief(transcript), input.scenario, input.priorTurns ?? []);
     const answer = await this.llm.object(LlmAnswer, simulationSystem(input.mindName), prompt, 'simulation');
-    const evidence = sent
-      .map((m) => evidenceItem(m, scores.get(m) ?? 0))
-      .sort((a, b) => b.score - a.score);
+    const relevance = new Map(retrieval.ranked.map((r) => [r.doc, Math.min(1, Math.max(r.lexical, r.semantic / 1.5))]));
+    const evidence = passages.map((docs, i) => passageItem(passageMemories[i] ?? [], Math.max(0, ...docs.map((d) => relevance.get(d) ?? 0))));
     const { confidence, ...analysis } = answer;
     return { message: analysis.saying, analysis, confidence: round3(Math.min(1, Math.max(0, confidence))), evidence };
   }
 
-  /** The memories to send, in source order, with their retrieval scores. */
-  private select(input: SimulationInput): { sent: StoredMemory[]; scores: Map<StoredMemory, number> } {
-    const index = this.indexes.get(input.memoryKey, input.memories);
-    const hits = index.search(input.scenario, RETRIEVE_K);
-    const scores = new Map(hits.map((h) => [h.memory, h.score]));
-    const total = input.memories.reduce((sum, m) => sum + wordCount(m.text), 0);
-    if (total <= this.llm.settings.contextWords) return { sent: [...input.memories], scores };
-    const chosen = new Set(hits.map((h) => h.memory));
-    // The whole answers to the most similar past questions.
-    for (const hit of hits.filter((h) => h.memory.question).slice(0, SIMILAR_QUESTIONS)) {
-      for (const m of index.answerOf(hit.memory)) chosen.add(m);
+  /**
+   * The rest of what the person said: all of it when it fits the context budget
+   * (LLM_CONTEXT_WORDS), else the whole answers the passages come from.
+   */
+  private transcript(mind: MindMemory, passages: ReadonlyArray<readonly number[]>): StoredMemory[] {
+    const total = mind.words.reduce((sum, n) => sum + n, 0);
+    if (total <= this.llm.settings.contextWords) return [...mind.memories];
+    const chosen = new Set<number>();
+    for (const docs of passages) {
+      const lead = docs[0] ?? 0;
+      for (let d = mind.answerFirst[lead] ?? lead; d <= (mind.answerLast[lead] ?? lead); d++) chosen.add(d);
     }
-    const sent = input.memories.filter((m) => chosen.has(m));
-    return { sent, scores };
+    return [...chosen].sort((a, b) => a - b).map((d) => mind.memories[d]).filter((m): m is StoredMemory => m !== undefined);
   }
 }
-

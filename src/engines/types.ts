@@ -1,5 +1,5 @@
 import type { MindProfile } from '../memory/profile-merge.ts';
-import type { StoredMemory } from '../memory/types.ts';
+import type { MindMemory } from '../memory/mind-memory.ts';
 
 export interface EvidenceItem {
   text: string;
@@ -27,10 +27,11 @@ export interface SimulationResult {
 
 export interface SimulationInput {
   mindName: string;
-  /** Identifies this exact memory (e.g. the sorted snapshot ids); engines may cache per key. */
-  memoryKey: string;
-  memories: StoredMemory[];
+  /** The mind's memory: its memories and their indexes, for one exact set of completed snapshots. */
+  memory: MindMemory;
   scenario: string;
+  /** Earlier messages of a conversation, oldest first: a thin follow-up ask leans on them. */
+  priorTurns?: string[];
   /** Profile and expert reflections, given to engines that ask for them (`wantsContext`). */
   context?: EngineContext;
 }

@@ -21,7 +21,7 @@ import { terms, topicTerms } from './sentences.ts';
 const K1 = 1.2;
 const B = 0.75;
 /** Weight of the question field relative to the memory's own text. */
-export const QUESTION_WEIGHT = 0.4;
+export const QUESTION_WEIGHT = 0.2;
 /** Query terms beyond this many are scored but not reported in `terms`. */
 const MAX_TRACKED_TERMS = 32;
 
@@ -101,7 +101,7 @@ function idf(df: number, n: number): number {
 }
 
 /** Score of the ideal memory (see the module comment): the sum of the M largest term IDFs. */
-function idealScore(idfs: readonly number[]): number {
+export function idealScore(idfs: readonly number[]): number {
   const m = Math.min(idfs.length, Math.ceil(Math.sqrt(idfs.length)) + 1);
   return [...idfs]
     .sort((a, b) => b - a)
@@ -127,6 +127,14 @@ export class MemoryIndex {
   /** Index memories (any order; ties later resolve by snapshotId, then seq). */
   static build(memories: readonly StoredMemory[]): MemoryIndex {
     const docs = [...memories].sort(compareMemories);
+    return MemoryIndex.fromSorted(docs, docs.map((m) => terms(m.text)));
+  }
+
+  /**
+   * Index memories already sorted by (snapshotId, seq), with their text's index terms (so a caller
+   * that tokenised them for something else need not do it twice).
+   */
+  static fromSorted(docs: readonly StoredMemory[], textTerms: ReadonlyArray<readonly string[]>): MemoryIndex {
     const vocab = new Map<string, number>();
     const idsOf = (tokens: readonly string[]): number[] =>
       tokens.map((t) => {
@@ -140,13 +148,35 @@ export class MemoryIndex {
     const textLengths = new Uint32Array(docs.length);
     const questionLengths = new Uint32Array(docs.length);
     docs.forEach((m, doc) => {
-      textLengths[doc] = text.add(doc, idsOf(terms(m.text)));
+      textLengths[doc] = text.add(doc, idsOf(textTerms[doc] ?? []));
       if (!m.question) return;
       let ids = questionCache.get(m.question);
       if (ids === undefined) questionCache.set(m.question, (ids = idsOf(terms(m.question))));
       questionLengths[doc] = question.add(doc, ids);
     });
     return new MemoryIndex(docs, vocab, text.finish(vocab.size, textLengths), question.finish(vocab.size, questionLengths));
+  }
+
+  /** The indexed memories in (snapshotId, seq) order: a memory's position here is its doc number. */
+  get memories(): readonly StoredMemory[] {
+    return this.docs;
+  }
+
+  /** IDF of a term in the memories' text (highest for a term the person never used). */
+  idfOf(term: string): number {
+    const id = this.vocab.get(term);
+    return idf(id === undefined ? 0 : this.df(this.text, id), this.docs.length);
+  }
+
+  /** Number of memories whose text uses the term. */
+  documentFrequency(term: string): number {
+    const id = this.vocab.get(term);
+    return id === undefined ? 0 : this.df(this.text, id);
+  }
+
+  /** Every term of the index (text and question fields). */
+  vocabulary(): IterableIterator<string> {
+    return this.vocab.keys();
   }
 
   /** Position of each memory among the sorted docs (built on first use). */
@@ -193,18 +223,27 @@ export class MemoryIndex {
    * the query are returned. Ties are ordered by snapshotId, then seq.
    */
   search(query: string, k: number): SearchHit[] {
+    const queryTerms = this.analyze(query, false);
+    return this.searchTerms(queryTerms, k, idealScore(queryTerms.map((t) => t.weight)));
+  }
+
+  /**
+   * Like `search` for terms already weighted by the caller (e.g. IDF × a boost for the ask of a
+   * scenario, IDF × similarity for a term found through word vectors). `ideal` normalises scores.
+   * `terms` of a hit lists the matched terms among the first MAX_TRACKED_TERMS.
+   */
+  searchTerms(queryTerms: ReadonlyArray<{ term: string; weight: number }>, k: number, ideal: number): SearchHit[] {
     const n = this.docs.length;
     if (n === 0 || k <= 0) return [];
-    const queryTerms = this.analyze(query, false);
     const touched: number[] = [];
     queryTerms.forEach(({ term, weight }, qi) => {
       const id = this.vocab.get(term);
-      if (id === undefined) return;
+      if (id === undefined || weight <= 0) return;
       const bit = qi < MAX_TRACKED_TERMS ? 1 << qi : 0;
+      const boost = weight / idf(this.df(this.text, id), n);
       this.accumulate(this.text, id, weight, 1, bit, touched);
-      this.accumulate(this.question, id, idf(this.df(this.question, id), n), QUESTION_WEIGHT, bit, touched);
+      this.accumulate(this.question, id, boost * idf(this.df(this.question, id), n), QUESTION_WEIGHT, bit, touched);
     });
-    const ideal = idealScore(queryTerms.map((t) => t.weight));
     const hits = this.topK(touched, k).map((doc) => this.hit(doc, ideal, queryTerms));
     for (const doc of touched) {
       this.scores[doc] = 0;
@@ -264,7 +303,7 @@ export class MemoryIndex {
     return top;
   }
 
-  private hit(doc: number, ideal: number, queryTerms: readonly QueryTerm[]): SearchHit {
+  private hit(doc: number, ideal: number, queryTerms: ReadonlyArray<{ term: string }>): SearchHit {
     const memory = this.docs[doc] as StoredMemory;
     const raw = this.scores[doc] ?? 0;
     const mask = this.masks[doc] ?? 0;

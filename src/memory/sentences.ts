@@ -149,21 +149,29 @@ function stem(word: string): string {
   return stemmed;
 }
 
-/** Stems of a text's words/numbers that are not wink stop words, in order. */
-function contentStems(text: string): string[] {
+/** A content word of a text: its Porter stem (the index term) and its normal form (for word vectors). */
+export interface TermToken {
+  stem: string;
+  word: string;
+}
+
+/** Words/numbers that are not wink stop words, with their stems, in order. */
+function contentTokens(text: string): TermToken[] {
   const tokens = tokenizer.readDoc(text).tokens();
   const types = tokens.out(tokenIts.type) as string[];
   const stops = tokens.out(tokenIts.stopWordFlag) as boolean[];
   const normals = tokens.out(tokenIts.normal) as string[];
-  const out: string[] = [];
+  const out: TermToken[] = [];
   normals.forEach((word, i) => {
     const isTerm = (types[i] === 'word' || types[i] === 'number') && !stops[i] && /^[\p{L}\p{N}]/u.test(word);
     if (!isTerm) return;
     const stemmed = stem(word);
-    if (stemmed.length > 1) out.push(stemmed);
+    if (stemmed.length > 1) out.push({ stem: stemmed, word });
   });
   return out;
 }
+
+const contentStems = (text: string): string[] => contentTokens(text).map((t) => t.stem);
 
 /**
  * Conversational and scenario-framing words that wink does not treat as stop words but that
@@ -179,15 +187,33 @@ const EXTRA_STOP_STEMS = new Set(
   ),
 );
 
-/** Index terms of a text: stems of its content words (stop words and framing words removed), in order. */
-export function terms(text: string): string[] {
-  return contentStems(text).filter((t) => !EXTRA_STOP_STEMS.has(t));
+/** Index tokens of a text: its content words with their stems (stop words and framing words removed), in order. */
+export function termTokens(text: string): TermToken[] {
+  return contentTokens(text).filter((t) => !EXTRA_STOP_STEMS.has(t.stem));
 }
 
-/** Stems of the nouns and proper nouns of a text: what it is about ("football", "team", "Lisbon"). */
-export function topicTerms(text: string): Set<string> {
+/** Index terms of a text: stems of its content words (stop words and framing words removed), in order. */
+export function terms(text: string): string[] {
+  return termTokens(text).map((t) => t.stem);
+}
+
+/** Stems of a text's words with the given parts of speech (wink-nlp tags). */
+function stemsTagged(text: string, tags: ReadonlySet<string>): Set<string> {
   const tokens = nlp.readDoc(text).tokens();
   const pos = tokens.out(its.pos) as string[];
   const normals = tokens.out(its.normal) as string[];
-  return new Set(normals.filter((_, i) => pos[i] === 'NOUN' || pos[i] === 'PROPN').map(stem));
+  return new Set(normals.filter((_, i) => tags.has(pos[i] ?? '')).map(stem));
+}
+
+const NOUN_TAGS = new Set(['NOUN', 'PROPN']);
+const NOUN_VERB_TAGS = new Set(['NOUN', 'PROPN', 'VERB']);
+
+/** Stems of the nouns and proper nouns of a text: what it is about ("football", "team", "Lisbon"). */
+export function topicTerms(text: string): Set<string> {
+  return stemsTagged(text, NOUN_TAGS);
+}
+
+/** Stems of the nouns and verbs of a text: the words whose near neighbours in meaning are worth searching for. */
+export function nounAndVerbTerms(text: string): Set<string> {
+  return stemsTagged(text, NOUN_VERB_TAGS);
 }

@@ -1,0 +1,84 @@
+/**
+ * The one owner of a mind's memory per exact set of completed snapshots: its memories with
+ * their lexical and semantic indexes (memory/mind-memory.ts), and its merged profile with the
+ * experts' reflections. Completed snapshots never change, so each set is loaded and indexed
+ * once per process and shared by both engines, the profile route and the dashboard; a mind
+ * with a new or deleted snapshot has a new set, hence a new entry.
+ */
+import { LRUCache } from 'lru-cache';
+import type { EngineContext } from '../engines/types.ts';
+import { MindMemory, type RetrievalMode } from '../memory/mind-memory.ts';
+import { mergeProfiles } from '../memory/profile-merge.ts';
+import type { SnapshotProfile } from '../memory/profile-types.ts';
+import type { StoredMemory } from '../memory/types.ts';
+import type { Store } from '../store/store.ts';
+
+/** Sets of snapshots kept indexed at once (each ~1–2 KB per memory). */
+const CAPACITY = 32;
+
+interface Entry {
+  memory?: Promise<MindMemory>;
+  context?: Promise<EngineContext>;
+}
+
+export class MindMemories {
+  private readonly entries = new LRUCache<string, Entry>({ max: CAPACITY });
+
+  constructor(
+    private readonly store: Store,
+    private readonly mode: RetrievalMode = 'hybrid',
+  ) {}
+
+  /** The memory of these completed snapshots (in this order: it is the key). */
+  memory(snapshotIds: readonly string[]): Promise<MindMemory> {
+    const entry = this.entry(snapshotIds);
+    entry.memory ??= this.loadMemory(snapshotIds).catch((err: unknown) => {
+      delete entry.memory; // a failed load is not cached
+      throw err;
+    });
+    return entry.memory;
+  }
+
+  /** Merged profile and reflections of these completed snapshots. */
+  context(snapshotIds: readonly string[]): Promise<EngineContext> {
+    const entry = this.entry(snapshotIds);
+    entry.context ??= this.loadContext(snapshotIds).catch((err: unknown) => {
+      delete entry.context;
+      throw err;
+    });
+    return entry.context;
+  }
+
+  private entry(snapshotIds: readonly string[]): Entry {
+    const key = snapshotIds.join(',');
+    let entry = this.entries.get(key);
+    if (!entry) this.entries.set(key, (entry = {}));
+    return entry;
+  }
+
+  private async loadMemory(snapshotIds: readonly string[]): Promise<MindMemory> {
+    const rows = await this.store.repos.snapshots.memoriesOf([...snapshotIds]);
+    const memories: StoredMemory[] = rows.map((r) => ({
+      snapshotId: r.snapshot_id,
+      seq: r.seq,
+      speaker: r.speaker,
+      text: r.text,
+      start: r.start_s,
+      end: r.end_s,
+      page: r.page,
+      question: r.question,
+    }));
+    return MindMemory.build(snapshotIds.join(','), memories, this.mode);
+  }
+
+  private async loadContext(snapshotIds: readonly string[]): Promise<EngineContext> {
+    const { profiles } = this.store.repos;
+    const rows = new Map((await profiles.profilesOf([...snapshotIds])).map((r) => [r.snapshot_id, r]));
+    const ordered = snapshotIds.flatMap((id) => {
+      const row = rows.get(id);
+      return row ? [{ snapshotId: id, profile: JSON.parse(row.profile) as SnapshotProfile }] : [];
+    });
+    const reflections = (await profiles.reflectionsOf([...snapshotIds])).map((r) => ({ snapshotId: r.snapshot_id, expert: r.expert, text: r.text }));
+    return { profile: mergeProfiles(ordered), reflections };
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * A mind's memory for one exact set of completed snapshots: the memories, the lexical (BM25)
+ * and semantic (word-vector) indexes over them, and the answers they form. Built once per set
+ * (see domain/mind-memory.ts for the cache) and shared by both engines and the profile.
+ */
+import { MemoryIndex } from './index.ts';
+import { SemanticIndex } from './semantic.ts';
+import { termTokens, type TermToken } from './sentences.ts';
+import type { StoredMemory } from './types.ts';
+import { wordVectors } from './word-vectors.ts';
+
+export type RetrievalMode = 'hybrid' | 'lexical';
+
+/** Sentences of set-up a passage may take from before its lead sentence. */
+const LEAD_IN = 2;
+
+function compareMemories(a: StoredMemory, b: StoredMemory): number {
+  if (a.snapshotId !== b.snapshotId) return a.snapshotId < b.snapshotId ? -1 : 1;
+  return a.seq - b.seq;
+}
+
+const wordCount = (text: string): number => text.split(' ').length;
+
+export class MindMemory {
+  /** First and last doc of the answer each doc belongs to (consecutive sentences under one question). */
+  readonly answerFirst: Int32Array;
+  readonly answerLast: Int32Array;
+  /** Words per doc. */
+  readonly words: Uint16Array;
+  private typical: number | null = null;
+
+  private constructor(
+    /** Identifies the set of snapshots (their sorted ids). */
+    readonly key: string,
+    readonly lexical: MemoryIndex,
+    readonly semantic: SemanticIndex | null,
+    readonly tokens: ReadonlyArray<readonly TermToken[]>,
+  ) {
+    const docs = lexical.memories;
+    this.answerFirst = new Int32Array(docs.length);
+    this.answerLast = new Int32Array(docs.length);
+    this.words = new Uint16Array(docs.length);
+    let first = 0;
+    docs.forEach((m, i) => {
+      const prev = docs[i - 1];
+      const continues = prev !== undefined && prev.snapshotId === m.snapshotId && prev.question === m.question && prev.seq === m.seq - 1;
+      if (!continues) first = i;
+      this.answerFirst[i] = first;
+      this.words[i] = Math.min(65535, wordCount(m.text));
+    });
+    let last = docs.length - 1;
+    for (let i = docs.length - 1; i >= 0; i--) {
+      if ((this.answerFirst[i + 1] ?? -1) !== this.answerFirst[i]) last = i;
+      this.answerLast[i] = last;
+    }
+  }
+
+  /** Index memories (any order). `mode: 'lexical'` leaves the semantic index out. */
+  static build(key: string, memories: readonly StoredMemory[], mode: RetrievalMode = 'hybrid'): MindMemory {
+    const docs = [...memories].sort(compareMemories);
+    const tokens = docs.map((m) => termTokens(m.text));
+    const lexical = MemoryIndex.fromSorted(
+      docs,
+      tokens.map((ts) => ts.map((t) => t.stem)),
+    );
+    const semantic = mode === 'hybrid' ? SemanticIndex.build(wordVectors(), tokens) : null;
+    return new MindMemory(key, lexical, semantic, tokens);
+  }
+
+  get memories(): readonly StoredMemory[] {
+    return this.lexical.memories;
+  }
+
+  get size(): number {
+    return this.lexical.size;
+  }
+
+  /** Median length in words of the person's answers (runs of sentences under one question). */
+  get typicalAnswerWords(): number {
+    if (this.typical !== null) return this.typical;
+    const lengths: number[] = [];
+    this.memories.forEach((m, i) => {
+      if (m.question === null) return;
+      if (this.answerFirst[i] === i) lengths.push(0);
+      lengths[lengths.length - 1] = (lengths[lengths.length - 1] ?? 0) + (this.words[i] ?? 0);
+    });
+    lengths.sort((a, b) => a - b);
+    this.typical = lengths[Math.floor(lengths.length / 2)] ?? 0;
+    return this.typical;
+  }
+
+  /** Doc number of a memory (its position in `memories`), or -1. */
+  docOf(memory: StoredMemory): number {
+    this.positions ??= new Map(this.memories.map((m, i) => [m, i]));
+    return this.positions.get(memory) ?? -1;
+  }
+  private positions: Map<StoredMemory, number> | null = null;
+
+  /**
+   * A passage to quote, as doc numbers in order: from `lead` onwards through its answer until
+   * `targetWords`, then, if the answer ends first, at most LEAD_IN sentences before it, so a
+   * reply leads with what answers the ask.
+   */
+  passage(lead: number, targetWords: number): number[] {
+    const first = this.answerFirst[lead] ?? lead;
+    const last = this.answerLast[lead] ?? lead;
+    const docs = [lead];
+    let words = this.words[lead] ?? 0;
+    for (let d = lead + 1; d <= last && words < targetWords; d++) {
+      docs.push(d);
+      words += this.words[d] ?? 0;
+    }
+    for (let d = lead - 1; d >= first && words < targetWords && lead - d <= LEAD_IN; d--) {
+      docs.unshift(d);
+      words += this.words[d] ?? 0;
+    }
+    return docs;
+  }
+
+  /** The whole answer a memory is part of, in order. */
+  answerOf(memory: StoredMemory): StoredMemory[] {
+    const doc = this.docOf(memory);
+    if (doc < 0) return [memory];
+    return this.memories.slice(this.answerFirst[doc], (this.answerLast[doc] ?? doc) + 1);
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * Hybrid retrieval of what a person said that bears on a scenario.
+ *
+ * 1. The scenario is split into its ask and its context (scenario.ts).
+ * 2. Lexical: BM25 (index.ts) over the ask's terms at full weight, the context's at a low
+ *    weight, and — with the semantic index — the person's own terms nearest each ask word in
+ *    meaning ("elderly" → "older"), weighted by similarity.
+ * 3. Semantic: cosine of the scenario's vector (ask and context) with each sentence's. (The
+ *    interviewer's questions are matched lexically, in BM25's question field: their vectors,
+ *    tried too, made held-out answers less specific — interviewers' questions look alike.)
+ * 4. The two rankings are fused by reciprocal rank fusion; sentences are grouped into the
+ *    answers they belong to, and answers ranked by their best sentences.
+ *
+ * The signals for confidence are reported with it (see confidence.ts). Deterministic.
+ */
+import { idealScore, type SearchHit } from './index.ts';
+import type { MindMemory } from './mind-memory.ts';
+import { scenarioTokens } from './scenario.ts';
+import { nounAndVerbTerms, topicTerms } from './sentences.ts';
+import type { StoredMemory } from './types.ts';
+
+const CONTEXT_WEIGHT = 0.6;
+/** Ask words expanded through word vectors: at most this many neighbours each, at least this similar. */
+const NEIGHBOURS = 3;
+const MIN_NEIGHBOUR = 0.55;
+/** A neighbour at least this similar counts as covering the scenario word it came from. */
+const COVERING_NEIGHBOUR = MIN_NEIGHBOUR;
+const MAX_EXPANDED_WORDS = 24;
+/** The context's vector counts as much as the ask's in the scenario's vector. */
+const CONTEXT_SIMILARITY = 1;
+const CANDIDATES = 100;
+/** An answer's score: its best sentence's, plus this share of its next SUPPORTING sentences'. */
+const SUPPORT_WEIGHT = 0.3;
+const SUPPORTING = 2;
+/** Reciprocal rank fusion constant. */
+const RRF_K = 10;
+
+export interface RankedDoc {
+  doc: number;
+  memory: StoredMemory;
+  /** BM25 score normalised by the ask's ideal match, in [0, 1]. */
+  lexical: number;
+  /** Semantic score (cosines, see the module comment); 0 without the semantic index. */
+  semantic: number;
+  /** Fused rank score. */
+  fused: number;
+  /** Ask words (stems) this sentence covers, exactly or through a near neighbour. */
+  covers: string[];
+}
+
+export interface AnswerHit {
+  /** The best sentence of the answer. */
+  lead: RankedDoc;
+  /** Its other retrieved sentences, best first. */
+  support: RankedDoc[];
+  score: number;
+}
+
+export interface Signals {
+  /** Lexical strength of the best answer (its best sentence's BM25 against the scenario's ideal match), in [0, 1]. */
+  lexical: number;
+  /** Best semantic score in the best answer (cosines, see semanticScores). */
+  semantic: number;
+  /** Share of the weight of the scenario's nouns (its subjects) in words the person never used and has nothing near. */
+  topicUnknown: number;
+}
+
+export interface Retrieval {
+  ask: string;
+  context: string;
+  leansOnHistory: boolean;
+  ranked: RankedDoc[];
+  answers: AnswerHit[];
+  signals: Signals;
+}
+
+interface QueryTerm {
+  term: string;
+  weight: number;
+  /** The ask word (stem) this term stands for: itself, or the word it is a neighbour of. */
+  covers: string | null;
+}
+
+export function retrieve(mind: MindMemory, scenario: string, priorTurns: readonly string[] = []): Retrieval {
+  const { lexical, semantic } = mind;
+  const parts = scenarioTokens(scenario, priorTurns);
+  const topics = topicTerms(parts.text);
+  const expandable = nounAndVerbTerms(parts.text);
+  const termWeight = (stem: string) => lexical.idfOf(stem);
+  const askWeight = new Map<string, number>();
+  for (const t of parts.askTokens) askWeight.set(t.stem, termWeight(t.stem));
+  const contextWeight = new Map<string, number>();
+  for (const t of parts.contextTokens) if (!askWeight.has(t.stem)) contextWeight.set(t.stem, termWeight(t.stem) * CONTEXT_WEIGHT);
+  const query = new Map<string, QueryTerm>();
+  const put = (term: string, weight: number, covers: string | null) => {
+    const had = query.get(term);
+    if (!had || had.weight < weight) query.set(term, { term, weight, covers: covers ?? had?.covers ?? null });
+  };
+  for (const [term, w] of askWeight) put(term, w, term);
+  for (const [term, w] of contextWeight) put(term, w, term);
+  // Words of the scenario the person never used (or used rarely) reach their nearest words in meaning.
+  const nearOf = new Map<string, number>(); // scenario stem → best neighbour similarity
+  if (semantic) {
+    const seen = new Set<string>();
+    for (const t of [...parts.askTokens, ...parts.contextTokens]) {
+      // Nouns and verbs only: an adjective's neighbours are mostly its kin ('significant': 'bigger', 'fewer').
+      if (seen.has(t.word) || seen.size >= MAX_EXPANDED_WORDS || !expandable.has(t.stem)) continue;
+      seen.add(t.word);
+      const v = semantic.wordVector(t.word);
+      if (!v) continue;
+      const known = lexical.documentFrequency(t.stem) > 0;
+      const scale = (askWeight.has(t.stem) ? 1 : CONTEXT_WEIGHT) * (known ? 0.5 : 1);
+      for (const n of semantic.neighbours(v, NEIGHBOURS + 1, MIN_NEIGHBOUR)) {
+        if (n.term === t.stem) continue;
+        const covering = n.similarity >= COVERING_NEIGHBOUR;
+        if (covering) nearOf.set(t.stem, Math.max(nearOf.get(t.stem) ?? 0, n.similarity));
+        put(n.term, lexical.idfOf(n.term) * n.similarity ** 2 * scale, covering ? t.stem : null);
+      }
+    }
+  }
+  const terms = [...query.values()];
+  const ideal = idealScore([...askWeight.values(), ...contextWeight.values()]);
+  const hits = lexical.searchTerms(terms, CANDIDATES, ideal);
+  const sims = semanticScores(mind, parts.askTokens, parts.contextTokens);
+  const ranked = fuse(mind, hits, sims, terms);
+  const answers = groupAnswers(mind, ranked);
+  return {
+    ask: parts.ask,
+    context: parts.context,
+    leansOnHistory: parts.leansOnHistory,
+    ranked,
+    answers,
+    signals: signalsOf(answers[0], new Map([...contextWeight, ...askWeight]), topics, nearOf, lexical.documentFrequency.bind(lexical)),
+  };
+}
+
+/** Semantic score per doc (null without the semantic index or when the ask has no vector). */
+function semanticScores(mind: MindMemory, ask: MindMemory['tokens'][number], context: MindMemory['tokens'][number]): Float32Array | null {
+  const { semantic } = mind;
+  const askVector = semantic?.embed(ask);
+  if (!semantic || !askVector) return null;
+  const contextVector = context.length > 0 ? semantic.embed(context) : null;
+  const query = new Float32Array(askVector);
+  if (contextVector) {
+    let norm = 0;
+    for (let d = 0; d < query.length; d++) norm += (query[d] = (query[d] ?? 0) + CONTEXT_SIMILARITY * (contextVector[d] ?? 0)) ** 2;
+    for (let d = 0; d < query.length; d++) query[d] = (query[d] ?? 0) / Math.sqrt(norm);
+  }
+  const n = mind.size;
+  const out = new Float32Array(n);
+  semantic.docSimilarities(query, out);
+  return out;
+}
+
+/** Top CANDIDATES docs by semantic score (ties by doc order). */
+function topSemantic(sims: Float32Array): number[] {
+  const order = Array.from({ length: sims.length }, (_, i) => i);
+  return order.sort((a, b) => (sims[b] ?? 0) - (sims[a] ?? 0) || a - b).slice(0, CANDIDATES);
+}
+
+function fuse(mind: MindMemory, hits: readonly SearchHit[], sims: Float32Array | null, terms: readonly QueryTerm[]): RankedDoc[] {
+  const byDoc = new Map<number, RankedDoc>();
+  const coversOf = (matched: readonly string[]) => [
+    ...new Set(matched.map((m) => terms.find((t) => t.term === m)?.covers).filter((c): c is string => !!c)),
+  ];
+  const entry = (doc: number): RankedDoc => {
+    let e = byDoc.get(doc);
+    if (!e) {
+      const memory = mind.memories[doc] as StoredMemory;
+      e = { doc, memory, lexical: 0, semantic: sims ? (sims[doc] ?? 0) : 0, fused: 0, covers: [] };
+      byDoc.set(doc, e);
+    }
+    return e;
+  };
+  hits.forEach((h, rank) => {
+    const e = entry(mind.docOf(h.memory));
+    e.lexical = h.score;
+    e.covers = coversOf(h.terms);
+    e.fused += 1 / (RRF_K + rank + 1);
+  });
+  if (sims) topSemantic(sims).forEach((doc, rank) => (entry(doc).fused += 1 / (RRF_K + rank + 1)));
+  return [...byDoc.values()].sort((a, b) => b.fused - a.fused || a.doc - b.doc);
+}
+
+/** Retrieved sentences grouped into the answers they belong to, best answer first. */
+function groupAnswers(mind: MindMemory, ranked: readonly RankedDoc[]): AnswerHit[] {
+  const byAnswer = new Map<number, AnswerHit>();
+  for (const r of ranked) {
+    const key = mind.answerFirst[r.doc] ?? r.doc;
+    const a = byAnswer.get(key);
+    if (!a) byAnswer.set(key, { lead: r, support: [], score: r.fused });
+    else {
+      if (a.support.length < SUPPORTING) a.score += SUPPORT_WEIGHT * r.fused;
+      a.support.push(r);
+    }
+  }
+  return [...byAnswer.values()].sort((a, b) => b.score - a.score || a.lead.doc - b.lead.doc);
+}
+
+function signalsOf(
+  best: AnswerHit | undefined,
+  weights: ReadonlyMap<string, number>,
+  topics: ReadonlySet<string>,
+  nearOf: ReadonlyMap<string, number>,
+  df: (term: string) => number,
+): Signals {
+  // The scenario's subjects when it names any ("Would you switch to sourdough?" is about sourdough), else all its words.
+  const subjects = [...weights].filter(([term]) => topics.has(term));
+  let total = 0;
+  let unknown = 0;
+  for (const [term, w] of subjects.length > 0 ? subjects : weights) {
+    total += w;
+    if (df(term) === 0 && !nearOf.has(term)) unknown += w;
+  }
+  const topicUnknown = total > 0 ? unknown / total : 1;
+  if (!best) return { lexical: 0, semantic: 0, topicUnknown };
+  const docs = [best.lead, ...best.support];
+  return {
+    lexical: Math.max(...docs.map((d) => Math.min(1, d.lexical))),
+    semantic: Math.max(...docs.map((d) => d.semantic)),
+    topicUnknown,
+  };
+}

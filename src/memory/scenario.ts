@@ -1,0 +1,58 @@
+/**
+ * A scenario as users write it: context first, the ask last ("We're a 12-person agency and a
+ * client wants us on call at weekends. Would you take the deal?"). Retrieval looks for the ask;
+ * the context only helps choose among passages that answer it, and earlier turns of a
+ * conversation stand in for an ask too thin to search on its own ("How significant has that
+ * been for you?").
+ */
+import { splitSentences, termTokens, type TermToken } from './sentences.ts';
+
+export interface ScenarioParts {
+  /** The sentence(s) that ask something. */
+  ask: string;
+  /** Everything before the ask. */
+  context: string;
+}
+
+/** An ask with fewer content words than this leans on what came before it. */
+export const THIN_ASK_TERMS = 2;
+
+/** Splits a scenario into its ask (the last question, with a very short lead-in) and its context. */
+export function splitScenario(scenario: string): ScenarioParts {
+  const sentences = splitSentences(scenario);
+  if (sentences.length <= 1) return { ask: scenario.trim(), context: '' };
+  let at = sentences.length - 1;
+  for (let i = sentences.length - 1; i >= 0; i--) {
+    if ((sentences[i] ?? '').includes('?')) {
+      at = i;
+      break;
+    }
+  }
+  // "What about the weekends? Would you take it?": a bare ask takes the sentence before it along.
+  while (at > 0 && termTokens(sentences.slice(at).join(' ')).length < THIN_ASK_TERMS) at--;
+  return { ask: sentences.slice(at).join(' '), context: sentences.slice(0, at).join(' ') };
+}
+
+export interface ScenarioTokens {
+  askTokens: TermToken[];
+  contextTokens: TermToken[];
+  /** True when the ask alone was too thin and earlier turns were folded into it. */
+  leansOnHistory: boolean;
+  /** All the text searched: the scenario, and the earlier turns when it leans on them. */
+  text: string;
+}
+
+/**
+ * The tokens to search with. `priorTurns` (oldest first) are earlier messages of a conversation:
+ * when the ask is thin, the latest of them joins the ask's search at a lower weight (`context`).
+ */
+export function scenarioTokens(scenario: string, priorTurns: readonly string[] = []): ScenarioTokens & ScenarioParts {
+  const parts = splitScenario(scenario);
+  const ask = termTokens(parts.ask);
+  const context = termTokens(parts.context);
+  const thin = new Set(ask.map((t) => t.stem)).size < THIN_ASK_TERMS;
+  if (!thin || priorTurns.length === 0) return { ...parts, askTokens: ask, contextTokens: context, leansOnHistory: false, text: scenario };
+  const recent = priorTurns.slice(-2);
+  const history = recent.flatMap((turn) => termTokens(turn));
+  return { ...parts, askTokens: [...ask, ...history], contextTokens: context, leansOnHistory: true, text: [...recent, scenario].join(' ') };
+}
