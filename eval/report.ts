@@ -1,23 +1,22 @@
-/** The fidelity evaluation's results as a Markdown report (EVAL.md). */
+/** The fidelity evaluation's results as a Markdown report (EVAL.md): targets first, then the tables, then the method. */
+import { BASELINE_LABELS } from './baselines.ts';
+import type { HeldOutRow } from './heldout.ts';
+import {
+  f3,
+  groupBy,
+  heldOutTable,
+  missTable,
+  modeTable,
+  pct,
+  scenarioTable,
+  summariseHeldOut,
+  summariseScenarios,
+  wordScoreTable,
+  type ModeResult,
+} from './report-tables.ts';
+import type { ScenarioOutcome } from './scenarios.ts';
 
-export interface Scores {
-  tokenF1: number;
-  rougeL: number;
-  contentF1: number;
-}
-
-export interface Scored {
-  person: string;
-  file: string;
-  format: string;
-  engine: Scores;
-  /** The engine said it does not know (off-topic answer, no evidence). */
-  unknown: boolean;
-  random: Scores;
-  other: Scores;
-  /** The best any other answer of the same person scores: a ceiling for quoting engines. */
-  ceiling: { tokenF1: number; contentF1: number };
-}
+export type { ModeResult };
 
 export interface ReportMeta {
   dir: string;
@@ -25,82 +24,156 @@ export interface ReportMeta {
   formats: string[];
   perInterview: number;
   seconds: number;
+  /** The model asked for, and the models /simulate reported answering with. */
+  model: string;
+  answeredBy: string[];
+  /** Whether each part ran. */
+  heldOut: boolean;
+  scenarios: boolean;
+  scenarioDir: string;
+  scenarioFiles: number;
+  skippedScenarioFiles: string[];
 }
 
-const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
-const f = (n: number) => n.toFixed(3);
-const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
+export const TARGETS = { discrimination: 0.75, dontKnow: 0.1, answered: 0.95, rightPassage: 0.85, declined: 0.9, auroc: 0.9 };
+/** Rows of the list of scenario misses. */
+const MISS_CAP = 40;
 
-function row(label: string, rows: readonly Scored[]): string {
-  const m = (pick: (s: Scored) => number) => mean(rows.map(pick));
-  const e = { t: m((s) => s.engine.tokenF1), c: m((s) => s.engine.contentF1) };
-  const r = { t: m((s) => s.random.tokenF1), c: m((s) => s.random.contentF1) };
-  const unknown = rows.filter((s) => s.unknown).length;
-  return (
-    `| ${label} | ${rows.length} | ${unknown} | ${f(e.t)} | ${f(m((s) => s.engine.rougeL))} | ${f(e.c)} | ` +
-    `${f(r.t)} | ${f(m((s) => s.random.rougeL))} | ${f(r.c)} | ` +
-    `${f(m((s) => s.other.tokenF1))} | ${f(m((s) => s.other.rougeL))} | ${f(m((s) => s.other.contentF1))} | ` +
-    `${f(m((s) => s.ceiling.tokenF1))} / ${f(m((s) => s.ceiling.contentF1))} | ${ratio(e.t, r.t)} | ${ratio(e.c, r.c)} |`
-  );
+const mark = (met: boolean | null) => (met === null ? 'not run' : met ? '**met**' : '**not met**');
+
+function targets(meta: ReportMeta, heldOut: readonly HeldOutRow[], scenarios: readonly ScenarioOutcome[]): string[] {
+  const rows = ['| target | result | |', '|---|---|---|'];
+  if (meta.heldOut) {
+    const perFormat = meta.formats.map((fmt) => [fmt, summariseHeldOut(heldOut.filter((r) => r.format === fmt))] as const);
+    const ok = perFormat.every(([, s]) => s.engine.contentF1 >= (s.baselines.typical?.contentF1 ?? Infinity) && s.engine.disc >= TARGETS.discrimination);
+    const detail = perFormat.map(([fmt, s]) => `${fmt}: cF1 ${f3(s.engine.contentF1)} vs typical ${f3(s.baselines.typical?.contentF1 ?? NaN)}, disc ${f3(s.engine.disc)}`).join('; ');
+    rows.push(`| held-out content F1 ≥ the typical baseline and discrimination ≥ ${TARGETS.discrimination}, every format | ${detail} | ${mark(ok)} |`);
+    const all = summariseHeldOut(heldOut);
+    const dk = all.answers ? all.unknown / all.answers : NaN;
+    rows.push(`| "don't know" ≤ ${pct(TARGETS.dontKnow)} of held-out questions | ${all.unknown} of ${all.answers} (${pct(dk)}) | ${mark(dk <= TARGETS.dontKnow)} |`);
+  } else {
+    rows.push('| held-out content F1 ≥ typical, discrimination ≥ 0.75; "don\'t know" ≤ 10% | – | not run |');
+  }
+  if (meta.scenarios && scenarios.length) {
+    const s = summariseScenarios(scenarios);
+    rows.push(`| scenarios answered ≥ ${pct(TARGETS.answered)} | ${pct(s.answered)} of ${s.onTopic} | ${mark(s.answered >= TARGETS.answered)} |`);
+    rows.push(`| right passage ≥ ${pct(TARGETS.rightPassage)} | ${pct(s.rightPassage)} of ${s.onTopic} | ${mark(s.rightPassage >= TARGETS.rightPassage)} |`);
+    rows.push(`| off-topic declined ≥ ${pct(TARGETS.declined)} | ${pct(s.declined)} of ${s.offTopic} | ${mark(s.declined >= TARGETS.declined)} |`);
+    rows.push(`| AUROC of confidence ≥ ${TARGETS.auroc} | ${f3(s.auroc)} | ${mark(s.auroc >= TARGETS.auroc)} |`);
+  } else {
+    rows.push('| scenarios answered ≥ 95%, right passage ≥ 85%, off-topic declined ≥ 90%, AUROC ≥ 0.9 | – | not run |');
+  }
+  return rows;
 }
 
-const HEAD =
-  '| | answers | "don\'t know" | engine F1 | engine R-L | engine content F1 | random F1 | random R-L | random content F1 | ' +
-  'other-person F1 | other R-L | other content F1 | ceiling F1 / content | engine ÷ random F1 | engine ÷ random content F1 |\n' +
-  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+const METHOD = [
+  '## Method',
+  '',
+  '**Held-out answers.** For each interview up to N of the guest\'s answers (≥ 25 words, spread over the',
+  'interview) are held out; the mind is built from the rest of the transcript, rendered to each format',
+  '(Teams-style VTT, DOCX with `Name  00:01:07` headers, PDF with `NAME:` turns) and uploaded with the guest',
+  'as speaker; each held-out question is reworded deterministically (fillers dropped, a leading "When/If …,"',
+  'clause moved to the end, synonyms from a small list) and asked through `POST /simulate`. The simulated',
+  '`saying` is compared with the real answer.',
+  '',
+  '- **cF1** (content-word F1): token F1 over content words — wink-nlp stems, stop words removed.',
+  '- **disc** (discrimination): for each ordered pair (i, j) of one person\'s held-out questions (per format),',
+  '  whether the answer produced for i is closer (cF1) to the real answer of i than to the real answer of j;',
+  '  ties count ½. Any fixed answer scores exactly 0.5; an engine that answers the question asked scores more.',
+  '- Why two numbers: cF1 alone rewards a question-agnostic answer full of the person\'s favourite words (the',
+  '  *typical* baseline scores well on it and never changes with the question). Discrimination alone rewards any',
+  '  answer that differs per question. A good twin beats *typical* on cF1 **and** discriminates.',
+  '- **"don\'t know"**: the engine returned no evidence or the explicit decline ("I haven\'t talked about that…");',
+  '  such answers score ≈ 0.',
+  '',
+  'Baselines, each a text per held-out question scored the same way (the ones that read the question read the',
+  'reworded one the engine gets). *Kept answers* are the guest\'s turns of ≥ 25 words that are not held out.',
+  '',
+  `- **${BASELINE_LABELS.typical}**: the kept answer with the highest mean cF1 to the person's other kept answers — the same text for every question.`,
+  `- **${BASELINE_LABELS.bm25}**: the person's answer to the most similar kept interviewer question, plain Okapi BM25 over the kept questions' content stems (the typical answer when no question shares a word).`,
+  `- **${BASELINE_LABELS.random}**: a random kept answer of the same person (seeded).`,
+  `- **${BASELINE_LABELS.other}**: the answer another guest gave to the nearest question (stem Jaccard) in another interview.`,
+  `- **${BASELINE_LABELS.oracle}**: the kept answer with the highest cF1 to the real answer — an oracle pick, about the most an engine that quotes the person can reach.`,
+  '',
+  'Token F1 and ROUGE-L over all lower-cased words are kept in the secondary table: they mostly reward',
+  'answering at the right length in the person\'s everyday words, which any answer of theirs does.',
+  '',
+  '**Scenario suite** (eval/scenarios/, format in its README). For every transcript with a scenario file the',
+  'mind is built from the whole transcript (per format, speaker = guest) and every on-topic and off-topic',
+  'scenario is asked. Passages are matched lower-cased with every run of non-letters/digits as one space; a',
+  'passage that is not in the guest\'s turns fails the run.',
+  '',
+  '- **answered**: on-topic scenarios answered with evidence (evidence non-empty, saying not the explicit decline).',
+  '- **right passage**: an expected passage occurs in one of the top 3 evidence items (share of all on-topic scenarios).',
+  '- **off-topic declined**: confidence < 0.35, no evidence, or the explicit decline.',
+  '- **AUROC**: how well `confidence` separates on-topic (positive) from off-topic (negative) scenarios',
+  '  (Mann–Whitney, ties ½), pooled over the people of a row.',
+];
 
-export function renderReport(scored: readonly Scored[], meta: ReportMeta): string {
-  const people = [...new Map(scored.map((s) => [s.person, s.file])).entries()];
-  const all = (pick: (s: Scored) => number) => mean(scored.map(pick));
-  return [
+export function renderReport(modes: readonly ModeResult[], meta: ReportMeta): string {
+  const main = modes[0];
+  if (!main) throw new Error('no run to report');
+  const heldOut = main.heldOut;
+  const scenarios = main.scenarios;
+  const byFormat = <T extends { format: string }>(rows: readonly T[]): [string, T[]][] => [
+    ...meta.formats.map((fmt) => [fmt, rows.filter((r) => r.format === fmt)] as [string, T[]]),
+    ['**all**', [...rows]],
+  ];
+  const byPerson = <T extends { person: string; file: string }>(rows: readonly T[]) => groupBy(rows, (r) => `${r.person} (${r.file})`);
+  const answeredBy = meta.answeredBy.length ? meta.answeredBy.join(', ') : '–';
+  const out = [
     '# Fidelity evaluation',
     '',
-    '`npm run eval` (eval/run.ts) — held-out answer prediction through the public API on a freshly started',
-    "service, offline engine (`mind-reasoner-standard`). For each interview some of the guest's answers",
-    '(≥ 25 words, spread over the interview) are held out; the mind is built from the rest of the transcript,',
-    'rendered to each format (Teams-style VTT, DOCX with `Name  00:01:07` headers, PDF with `NAME:` turns)',
-    'and uploaded; each held-out question is reworded deterministically (fillers dropped, a leading',
-    '"When/If …," clause moved to the end, synonyms from a small list) and asked. The simulated `saying` is',
-    'scored against the real answer: token F1 and ROUGE-L F1 over all lower-cased words, and token F1 over',
-    'content words (wink-nlp stems, stop words removed).',
+    `\`npm run eval\` (eval/run.ts): held-out answer prediction and a scenario suite through the public API on a freshly`,
+    `started service. Model: \`${meta.model}\` (answered by ${answeredBy}); retrieval: ${modes.map((m) => `\`${m.mode}\``).join(', ')}.`,
+    `Transcripts: ${meta.interviews} from \`${meta.dir}\`${meta.dir.includes('changelog') ? ' (Changelog Media, CC BY-SA 4.0; read in place, not copied)' : ''}.`,
+    `Formats: ${meta.formats.join(', ')}. Held out: ${meta.heldOut ? `up to ${meta.perInterview} answers per interview` : 'not run'}. ` +
+      `Scenarios: ${meta.scenarios ? `${meta.scenarioFiles} files from \`${meta.scenarioDir}\`` : 'not run'}` +
+      `${meta.skippedScenarioFiles.length ? ` (${meta.skippedScenarioFiles.length} not run, no such transcript: ${meta.skippedScenarioFiles.join(', ')})` : ''}. ` +
+      `Run time: ${meta.seconds.toFixed(0)} s.`,
     '',
-    'Baselines: **random** — a random other answer of the same person (seeded); **other-person** — the answer',
-    'another guest gave to the nearest question (stem Jaccard) in another interview. **Ceiling** — the best',
-    "score any single other answer of the same person reaches (an oracle pick): no engine that quotes the",
-    'person can expect more on average. "don\'t know" counts answers where the engine found nothing relevant',
-    'and said so (low confidence, no evidence): they score ≈ 0.',
+    '## Targets',
     '',
-    `Transcripts: ${meta.interviews} from \`${meta.dir}\` (Changelog Media, CC BY-SA 4.0; read in place, not copied).`,
-    `Formats: ${meta.formats.join(', ')}. Held out: up to ${meta.perInterview} answers per interview. Run time: ${meta.seconds.toFixed(0)} s.`,
+    ...targets(meta, heldOut, scenarios),
     '',
-    `**Overall: engine ÷ same-person random = ${ratio(all((s) => s.engine.tokenF1), all((s) => s.random.tokenF1))} on token F1, ` +
-      `${ratio(all((s) => s.engine.contentF1), all((s) => s.random.contentF1))} on content-word F1** (target ≥ 1.5×; ` +
-      `the oracle ceiling is ${ratio(all((s) => s.ceiling.tokenF1), all((s) => s.random.tokenF1))} / ` +
-      `${ratio(all((s) => s.ceiling.contentF1), all((s) => s.random.contentF1))}).`,
-    '',
-    '## Overall, per format',
-    '',
-    HEAD,
-    ...meta.formats.map((fmt) => row(fmt, scored.filter((s) => s.format === fmt))),
-    row('**all**', scored),
-    '',
-    '## Reading the numbers',
-    '',
-    '- Token F1 over all words rewards answering at the right length in the person\'s everyday words, which',
-    '  any answer of theirs does: a random other answer of the same person already scores',
-    `  ${f(all((s) => s.random.tokenF1))}, and the best single answer they ever gave scores ${f(all((s) => s.ceiling.tokenF1))} on average —`,
-    `  only ${ratio(all((s) => s.ceiling.tokenF1), all((s) => s.random.tokenF1))} the random baseline. An engine that answers with the person's own statements cannot`,
-    '  reach 1.5× on this metric; content-word F1 (topic words only) separates topical answers from random ones better.',
-    `- The engine declines ("I haven't talked about that", confidence ≤ 0.1) on ${scored.filter((s) => s.unknown).length} of ${scored.length} questions: podcast`,
-    '  questions often lean on the conversation before them ("How significant has that been for you?"), and nothing',
-    '  the person said elsewhere matches. Those answers score ≈ 0 and pull the averages down; on the questions it',
-    `  answers, engine token F1 is ${f(mean(scored.filter((s) => !s.unknown).map((s) => s.engine.tokenF1)))} and content-word F1 ${f(mean(scored.filter((s) => !s.unknown).map((s) => s.engine.contentF1)))}.`,
-    '- The three formats give identical numbers: the same transcript yields the same memories from VTT, DOCX and PDF.',
-    '',
-    '## Per person (all formats)',
-    '',
-    HEAD,
-    ...people.map(([person, file]) => row(`${person} (${file})`, scored.filter((s) => s.person === person))),
-    '',
-  ].join('\n');
+  ];
+  if (meta.heldOut) {
+    out.push(
+      '## Held-out answers',
+      '',
+      'cF1 = content-word F1 to the real answer, disc = discrimination (0.5 = no better than a fixed answer); see Method.',
+      '',
+      ...heldOutTable(byFormat(heldOut)),
+      '',
+      'Over all words (secondary):',
+      '',
+      ...wordScoreTable(byFormat(heldOut)),
+      '',
+      '### Per person (all formats)',
+      '',
+      ...heldOutTable(byPerson(heldOut)),
+      '',
+    );
+  }
+  if (meta.scenarios) {
+    out.push(
+      '## Scenario suite',
+      '',
+      ...scenarioTable(byFormat(scenarios)),
+      '',
+      '### Per person (all formats)',
+      '',
+      ...scenarioTable(byPerson(scenarios)),
+      '',
+      `### Misses (at most ${MISS_CAP})`,
+      '',
+      ...missTable(scenarios, MISS_CAP),
+      '',
+    );
+  }
+  if (modes.length > 1) {
+    out.push('## Retrieval modes', '', 'The engine side re-run with `RETRIEVAL_MODE` set per row (baselines do not change); overall, all formats.', '', ...modeTable(modes), '');
+  }
+  out.push(...METHOD, '');
+  return out.join('\n');
 }

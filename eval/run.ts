@@ -1,125 +1,162 @@
 /**
- * `npm run eval [dir] [--limit N] [--per N] [--formats vtt,docx,pdf] [--out EVAL.md]`
+ * `npm run eval [dir] [--limit N] [--per N] [--formats vtt,docx,pdf] [--out EVAL.md] [--seed N]
+ *   [--model NAME] [--scenarios DIR] [--no-heldout] [--no-scenarios] [--retrieval hybrid,lexical]`
  *
- * Held-out answer prediction through the public API (see eval/report.ts for the method).
- * Starts the service on a free port with a fresh data folder, like the tests do.
+ * Held-out answer prediction and the scenario suite through the public API (see eval/report.ts
+ * for the method). Starts the service on a free port with a fresh data folder, like the tests do,
+ * once per retrieval mode; the service inherits this process's environment (LLM_* for
+ * mind-reasoner-pro) plus RETRIEVAL_MODE when --retrieval is given.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { client, fileForm, startServer, waitForSnapshot, type Client } from '../test/support/server.ts';
-import { makeDocx, makePdf, teamsVtt, type Turn } from '../test/support/fixtures.ts';
-import { scoreAnswer as wordScores, tokenF1 } from '../src/memory/fidelity.ts';
-import { seededRandom } from '../src/memory/seeded-random.ts';
-import { terms } from '../src/memory/sentences.ts';
-import { holdOut, readInterviews, withoutHeldOut, type Interview, type QaPair } from './interviews.ts';
-import { paraphrase } from './paraphrase.ts';
-import { renderReport, type Scored } from './report.ts';
+import { RENDER, runEngine } from './engine.ts';
+import { planHeldOut, scoreHeldOut, type HeldOutPlan } from './heldout.ts';
+import { readInterviews } from './interviews.ts';
+import { renderReport, type ModeResult } from './report.ts';
+import { isDecline, loadScenarios, type Suite } from './scenarios.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const DEFAULT_DIR = '/work/shared/data/interviews/changelog';
-const RENDER: Record<string, { file: string; make: (turns: Turn[]) => Promise<Buffer | string> }> = {
-  vtt: { file: 'interview.vtt', make: async (turns) => teamsVtt(turns) },
-  docx: { file: 'interview.docx', make: (turns) => makeDocx(turns) },
-  pdf: { file: 'interview.pdf', make: (turns) => makePdf(turns) },
+const DEFAULT_DIR = path.resolve(ROOT, '../shared/data/interviews/changelog');
+const DEFAULT_SCENARIOS = path.resolve(ROOT, 'eval/scenarios');
+/** The label of a run without --retrieval: whatever the service defaults to. */
+const DEFAULT_MODE = 'default';
+
+const USAGE = `usage: npm run eval -- [dir] [--limit N] [--per N] [--formats vtt,docx,pdf] [--out FILE] [--seed N]
+  [--model mind-reasoner-standard|mind-reasoner-pro] [--scenarios DIR] [--no-heldout] [--no-scenarios]
+  [--retrieval MODE[,MODE…]]`;
+
+function options(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      limit: { type: 'string' },
+      per: { type: 'string', default: '8' },
+      formats: { type: 'string', default: 'vtt,docx,pdf' },
+      out: { type: 'string', default: path.join(ROOT, 'EVAL.md') },
+      seed: { type: 'string', default: '7' },
+      model: { type: 'string', default: 'mind-reasoner-standard' },
+      scenarios: { type: 'string', default: DEFAULT_SCENARIOS },
+      'no-scenarios': { type: 'boolean', default: false },
+      'no-heldout': { type: 'boolean', default: false },
+      retrieval: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const formats = values.formats.split(',').map((f) => f.trim()).filter(Boolean);
+  const unknown = formats.filter((f) => !(f in RENDER));
+  if (unknown.length) throw new Error(`unknown format ${unknown.join(', ')} (known: ${Object.keys(RENDER).join(', ')})`);
+  const modes = values.retrieval ? values.retrieval.split(',').map((m) => m.trim()).filter(Boolean) : [];
+  const number = (name: string, v: string) => {
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 1) throw new Error(`--${name} wants a positive number, not ${v}`);
+    return n;
+  };
+  return {
+    help: values.help,
+    dir: path.resolve(positionals[0] ?? DEFAULT_DIR),
+    limit: values.limit ? number('limit', values.limit) : Infinity,
+    per: number('per', values.per),
+    formats,
+    out: path.resolve(values.out),
+    seed: Number(values.seed),
+    model: values.model,
+    scenarioDir: path.resolve(ROOT, values.scenarios),
+    heldOut: !values['no-heldout'],
+    scenarios: !values['no-scenarios'],
+    modes: modes.length ? modes : [DEFAULT_MODE],
+  };
+}
+
+/** A folder as the report names it: relative to the repository when it is nearby, else absolute. */
+const shown = (p: string) => {
+  const rel = path.relative(ROOT, p);
+  return rel === '' ? '.' : rel.startsWith(`..${path.sep}..`) || path.isAbsolute(rel) ? p : rel;
 };
-
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    limit: { type: 'string' },
-    per: { type: 'string', default: '8' },
-    formats: { type: 'string', default: 'vtt,docx,pdf' },
-    out: { type: 'string', default: path.join(ROOT, 'EVAL.md') },
-    seed: { type: 'string', default: '7' },
-  },
-});
-const dir = path.resolve(positionals[0] ?? DEFAULT_DIR);
-const per = Number(values.per);
-const formats = values.formats.split(',').filter((f) => f in RENDER);
-
-const stems = (text: string) => new Set(terms(text));
-/** Token F1 and ROUGE-L over all words, and token F1 over content words (stems, stop words removed). */
-const scoreAnswer = (predicted: string, real: string) => ({ ...wordScores(predicted, real), contentF1: tokenF1(terms(predicted), terms(real)) });
-const MIN_BASELINE_WORDS = 25;
-function jaccard(a: Set<string>, b: Set<string>): number {
-  let inter = 0;
-  for (const x of a) if (b.has(x)) inter++;
-  return inter === 0 ? 0 : inter / (a.size + b.size - inter);
-}
-
-/** The answer another guest gave to the question nearest this one (another interview). */
-function otherPersonAnswer(question: string, own: Interview, all: readonly Interview[]): string {
-  const q = stems(question);
-  let best = { score: -1, answer: '' };
-  for (const other of all) {
-    if (other === own) continue;
-    for (const p of other.pairs) {
-      const score = jaccard(q, stems(p.question));
-      if (score > best.score) best = { score, answer: p.answer };
-    }
-  }
-  return best.answer;
-}
-
-async function buildMind(api: Client, interview: Interview, heldOut: readonly QaPair[], format: string): Promise<string> {
-  const render = RENDER[format];
-  if (!render) throw new Error(`unknown format ${format}`);
-  const mind = (await api.post('/minds', { name: interview.guest })).body.mind as { id: string };
-  const bytes = await render.make(withoutHeldOut(interview, heldOut));
-  const r = await api.post(`/minds/${mind.id}/snapshots`, fileForm(bytes, render.file, 'application/octet-stream', { speaker: interview.guest }));
-  if (r.status !== 200) throw new Error(`snapshot of ${interview.file} (${format}): ${JSON.stringify(r.body)}`);
-  const status = await waitForSnapshot(api, mind.id, r.body.mindAssessmentId, 120_000);
-  if (status.status !== 'completed') throw new Error(`snapshot of ${interview.file} (${format}) failed: ${JSON.stringify(status.error)}`);
-  return mind.id;
-}
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  const interviews = readInterviews(dir, values.limit ? Number(values.limit) : Infinity);
-  if (interviews.length === 0) throw new Error(`no interviews (*.md) in ${dir}`);
-  const srv = await startServer({ LOG_LEVEL: 'warn', WORKER_CONCURRENCY: '2' });
-  const api = client(srv.api, srv.apiKey);
-  const scored: Scored[] = [];
-  try {
-    for (const [n, interview] of interviews.entries()) {
-      const heldOut = holdOut(interview, per);
-      const random = seededRandom(Number(values.seed) * 1000 + n);
-      // The guest's other answers: every turn of theirs (of some substance) not held out.
-      const hidden = new Set(heldOut.map((p) => p.turn + 1));
-      const own = interview.turns.filter((t, i) => t.speaker === interview.guest && !hidden.has(i) && t.text.split(' ').length >= MIN_BASELINE_WORDS);
-      const baselines = heldOut.map((p) => {
-        const scores = own.map((t) => scoreAnswer(t.text, p.answer));
-        return {
-          random: scoreAnswer(own[Math.floor(random() * own.length)]?.text ?? '', p.answer),
-          other: scoreAnswer(otherPersonAnswer(p.question, interview, interviews), p.answer),
-          ceiling: { tokenF1: Math.max(0, ...scores.map((x) => x.tokenF1)), contentF1: Math.max(0, ...scores.map((x) => x.contentF1)) },
-        };
-      });
-      const minds = await Promise.all(formats.map((format) => buildMind(api, interview, heldOut, format)));
-      for (const [fi, format] of formats.entries()) {
-        for (const [i, pair] of heldOut.entries()) {
-          const r = await api.post('/simulate', {
-            mindId: minds[fi],
-            selectedSimulationModel: 'mind-reasoner-standard',
-            scenario: { message: paraphrase(pair.question) },
-          });
-          if (r.status !== 200) throw new Error(`simulate: ${JSON.stringify(r.body)}`);
-          const b = baselines[i];
-          if (!b) continue;
-          const saying = r.body.analysis.saying as string;
-          scored.push({ person: interview.guest, file: interview.file, format, engine: scoreAnswer(saying, pair.answer), unknown: r.body.evidence.length === 0, ...b });
-        }
-      }
-      console.error(`${interview.file}: ${interview.guest}, ${heldOut.length} held out of ${interview.pairs.length} Q/A pairs`);
-    }
-  } finally {
-    await srv.stop();
-    fs.rmSync(srv.dataDir, { recursive: true, force: true });
+  const opts = options(process.argv.slice(2));
+  if (opts.help) {
+    console.log(USAGE);
+    return;
   }
-  const report = renderReport(scored, { dir, interviews: interviews.length, formats, perInterview: per, seconds: (performance.now() - t0) / 1000 });
-  fs.writeFileSync(values.out, report);
+  if (!opts.heldOut && !opts.scenarios) throw new Error('--no-heldout and --no-scenarios: nothing to run');
+  const everything = readInterviews(opts.dir);
+  const interviews = everything.slice(0, opts.limit);
+  if (interviews.length === 0) throw new Error(`no interviews (*.md) in ${opts.dir}`);
+  const read = new Set(interviews.map((i) => i.file));
+
+  // Scenario files are checked against every transcript in the folder before anything starts.
+  let suites: Suite[] = [];
+  let skipped: string[] = [];
+  if (opts.scenarios) {
+    const loaded = loadScenarios(opts.scenarioDir, everything);
+    suites = loaded.suites.filter((s) => read.has(s.file));
+    skipped = loaded.skipped;
+    if (skipped.length) console.error(`scenario files not run (no such transcript in ${opts.dir}): ${skipped.join(', ')}`);
+    const beyond = loaded.suites.length - suites.length;
+    if (beyond) console.error(`${beyond} scenario files not run: their transcripts are beyond --limit`);
+  }
+  const plan: HeldOutPlan = opts.heldOut ? planHeldOut(interviews, opts.per, opts.seed) : { sets: [], baselines: new Map() };
+
+  const results: ModeResult[] = [];
+  const models = new Set<string>();
+  const order = new Map(interviews.map((i, n) => [i.file, n]));
+  for (const [n, mode] of opts.modes.entries()) {
+    const started = performance.now();
+    if (opts.modes.length > 1 || mode !== DEFAULT_MODE) console.error(`retrieval mode ${mode}:`);
+    let run;
+    try {
+      run = await runEngine({
+        env: mode === DEFAULT_MODE ? {} : { RETRIEVAL_MODE: mode },
+        model: opts.model,
+        formats: opts.formats,
+        heldOut: plan.sets,
+        suites,
+        log: (line) => console.error(line),
+        isDecline,
+      });
+    } catch (err) {
+      // The main run must succeed; a further mode the service rejects (say, an unknown RETRIEVAL_MODE) is reported as failed.
+      if (n === 0) throw err;
+      const error = (err as Error).message.split('\n').map((l) => l.trim()).filter(Boolean).slice(-1)[0] ?? 'failed';
+      console.error(`retrieval mode ${mode} failed: ${(err as Error).message}`);
+      results.push({ mode, heldOut: [], scenarios: [], seconds: (performance.now() - started) / 1000, error });
+      continue;
+    }
+    for (const m of run.models) models.add(m);
+    const scenarios = run.scenarios.sort(
+      (a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.id.localeCompare(b.id, 'en', { numeric: true }) || opts.formats.indexOf(a.format) - opts.formats.indexOf(b.format),
+    );
+    results.push({ mode, heldOut: scoreHeldOut(plan, run.answers, opts.formats), scenarios, seconds: (performance.now() - started) / 1000 });
+  }
+
+  const seconds = (performance.now() - t0) / 1000;
+  const report = renderReport(results, {
+    dir: shown(opts.dir),
+    interviews: interviews.length,
+    formats: opts.formats,
+    perInterview: opts.per,
+    seconds,
+    model: opts.model,
+    answeredBy: [...models],
+    heldOut: opts.heldOut,
+    scenarios: opts.scenarios,
+    scenarioDir: shown(opts.scenarioDir),
+    scenarioFiles: suites.length,
+    skippedScenarioFiles: skipped,
+  });
+  fs.writeFileSync(opts.out, report);
   console.log(report);
+  console.error(`Run time: ${seconds.toFixed(0)} s; report written to ${opts.out}`);
 }
 
-await main();
+try {
+  await main();
+} catch (err) {
+  console.error(`eval failed: ${(err as Error).message}`);
+  if (String((err as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) console.error(USAGE);
+  process.exitCode = 1;
+}

@@ -1,4 +1,4 @@
-/** `npm run eval` on two tiny generated interviews in the Changelog Markdown format. */
+/** `npm run eval` on two tiny generated interviews in the Changelog Markdown format, with a generated scenario suite. */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -40,22 +40,67 @@ test('the Markdown reader and the paraphrase', () => {
   assert.equal(paraphrase('So, you know, when you think about coffee, what matters most to you?'), 'What matters most to you when you believe about coffee?');
 });
 
-test('npm run eval: a directory argument, --limit, all three formats, a results table', async () => {
+/** A scenario file in the eval/scenarios JSON format for one of the interviews above. */
+function scenarios(file: string, person: string, prefix: string, passage = 'I always try to keep testing simple'): string {
+  return JSON.stringify({
+    file,
+    person,
+    onTopic: [
+      { id: `${prefix}-01`, scenario: 'Our QA lead wants a huge test matrix before every release. How would you approach testing?', passages: [passage] },
+      { id: `${prefix}-02`, scenario: 'A colleague asks how you ended up going for a run every week. What got you into running?', passages: ['A friend dragged me into running years ago'] },
+    ],
+    offTopic: [{ id: `${prefix}-x1`, scenario: 'Our village council wants a new tram line to the harbour. Would you vote for it?' }],
+  });
+}
+
+function fixtures(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsim-eval-'));
   fs.writeFileSync(path.join(dir, 'show-1.md'), interview('Hal Host', 'Gia Guest', 'patience and clear writing'));
   fs.writeFileSync(path.join(dir, 'show-2.md'), interview('Hal Host', 'Ode Other', 'speed and bold experiments'));
   fs.writeFileSync(path.join(dir, 'show-3.md'), interview('Hal Host', 'Not Read', 'anything'));
+  fs.mkdirSync(path.join(dir, 'scenarios'));
+  fs.writeFileSync(path.join(dir, 'scenarios', 'show-1.json'), scenarios('show-1.md', 'Gia Guest', 's1'));
+  fs.writeFileSync(path.join(dir, 'scenarios', 'show-2.json'), scenarios('show-2.md', 'Ode Other', 's2'));
+  return dir;
+}
+
+test('npm run eval: held-out answers with baselines and discrimination, the scenario suite, all three formats', async () => {
+  const dir = fixtures();
   const out = path.join(dir, 'EVAL.md');
-  await run(process.execPath, ['--import', 'tsx', 'eval/run.ts', dir, '--limit', '2', '--per', '3', '--out', out], { cwd: ROOT, timeout: 90_000 });
+  const args = ['--import', 'tsx', 'eval/run.ts', dir, '--limit', '2', '--per', '3', '--scenarios', path.join(dir, 'scenarios'), '--out', out];
+  await run(process.execPath, args, { cwd: ROOT, timeout: 120_000 });
   const report = fs.readFileSync(out, 'utf8');
   assert.match(report, /Transcripts: 2 from/);
+  assert.match(report, /^## Targets$/m);
+  assert.match(report, /^\| held-out content F1 ≥ the typical baseline and discrimination ≥ 0\.75, every format \|.*\| \*\*(not )?met\*\* \|$/m);
+  const head = /^\| \| answers \| "don't know" \| engine cF1 \| engine disc \| typical cF1 \| typical disc \| BM25 cF1 \| BM25 disc \| random cF1 \| random disc \| other-person cF1 \| other-person disc \| oracle cF1 \| oracle disc \|$/m;
+  assert.match(report, head, 'the held-out table with content F1 and discrimination for the engine and the five baselines');
   for (const format of ['vtt', 'docx', 'pdf']) assert.match(report, new RegExp(`^\\| ${format} \\| 6 \\|`, 'm'));
   assert.match(report, /^\| Gia Guest \(show-1\.md\) \| 9 \|/m);
   assert.match(report, /^\| Ode Other \(show-2\.md\) \| 9 \|/m);
   assert.doesNotMatch(report, /Not Read/);
-  const all = /^\| \*\*all\*\* \| 18 \| (\d+) \| ([\d.]+) \|/m.exec(report);
-  assert.ok(all, 'an overall row');
+  // A fixed answer discriminates at exactly 0.5: the typical baseline's column.
+  const all = /^\| \*\*all\*\* \| 18 \| (\d+) \| \*\*([\d.]+)\*\* \| \*\*([\d.]+)\*\* \| [\d.]+ \| ([\d.]+) \|/m.exec(report);
+  assert.ok(all, 'an overall held-out row');
+  assert.equal(all[4], '0.500');
   assert.ok(Number(all[1]) < 9, `the engine answers most held-out questions (don't know: ${all[1]})`);
-  assert.ok(Number(all[2]) > 0.3, `the engine answers from the guest's own words (F1 ${all[2]})`);
+  const words = /^\| \*\*all\*\* \| ([\d.]+) \| [\d.]+ \| [\d.–]+ \| [\d.]+ \| [\d.]+ \|$/m.exec(report);
+  assert.ok(words && Number(words[1]) > 0.3, `the engine answers from the guest's own words (token F1 ${words?.[1]})`);
+  assert.match(report, /^\| \| on-topic \| answered \| right passage \| off-topic \| off-topic declined \| AUROC \|$/m);
+  for (const format of ['vtt', 'docx', 'pdf']) assert.match(report, new RegExp(`^\\| ${format} \\| 4 \\| [\\d.]+% \\| [\\d.]+% \\| 2 \\| [\\d.]+% \\| [\\d.]+ \\|$`, 'm'));
+  assert.match(report, /^\| Gia Guest \(show-1\.md\) \| 6 \| [\d.]+% \|/m);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('npm run eval: a scenario passage that is not in the transcript fails the run', async () => {
+  const dir = fixtures();
+  fs.writeFileSync(path.join(dir, 'scenarios', 'show-2.json'), scenarios('show-2.md', 'Ode Other', 's2', 'I never said this sentence at all'));
+  const args = ['--import', 'tsx', 'eval/run.ts', dir, '--no-heldout', '--scenarios', path.join(dir, 'scenarios'), '--out', path.join(dir, 'EVAL.md')];
+  await assert.rejects(run(process.execPath, args, { cwd: ROOT, timeout: 60_000 }), (err: { code?: number; stderr?: string }) => {
+    assert.equal(err.code, 1);
+    assert.match(err.stderr ?? '', /show-2\.json: s2-01: passage "I never said this sentence at all" is not in any turn of Ode Other in show-2\.md/);
+    return true;
+  });
+  assert.ok(!fs.existsSync(path.join(dir, 'EVAL.md')), 'no report');
   fs.rmSync(dir, { recursive: true, force: true });
 });
