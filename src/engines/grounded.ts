@@ -78,8 +78,8 @@ export class GroundedEngine implements Engine {
   }
 }
 
-/** Evidence window of a runner-up answer: its lead sentence and what follows, about this many words. */
-const RUNNER_UP_WORDS = 50;
+/** Evidence passage of a runner-up answer: its lead sentence and what follows, about this many words (as the LLM engine's passages). */
+const RUNNER_UP_WORDS = 120;
 
 /**
  * The evidence, best first: the passage quoted, the best passages of the next answers, then any
