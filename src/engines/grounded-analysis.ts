@@ -81,10 +81,9 @@ export interface Described {
 
 const textOf = (mind: MindMemory, doc: number): string => mind.memories[doc]?.text ?? '';
 
-/** What they would weigh: the subjects of the passage and the reasons they gave there, in the third person. */
-export function describeThinking(mind: MindMemory, passage: readonly number[], pool: readonly RankedDoc[]): Described {
-  const others = pool.map((r) => r.doc).filter((d) => !passage.includes(d));
-  const reasons = [...passage, ...others].filter((d) => REASONING_RE.test(textOf(mind, d))).slice(0, 2);
+/** What they would weigh: the subjects of the passage and the reasons they gave in it, in the third person. */
+export function describeThinking(mind: MindMemory, passage: readonly number[]): Described {
+  const reasons = passage.filter((d) => REASONING_RE.test(textOf(mind, d))).slice(0, 2);
   const used = reasons.length > 0 ? reasons : passage.slice(0, 1);
   const about = subjects(
     passage.map((d) => textOf(mind, d)),

@@ -69,7 +69,7 @@ export class GroundedEngine implements Engine {
     const saying = passage.map((d) => tidy(mind.memories[d]?.text ?? '')).join(' ');
     const answers = retrieval.answers.slice(0, 1 + MORE_ANSWERS);
     const pool: RankedDoc[] = answers.flatMap((a) => [a.lead, ...a.support.slice(0, 2)]);
-    const thinking = describeThinking(mind, passage, pool);
+    const thinking = describeThinking(mind, passage);
     const feeling = describeFeeling(mind, passage);
     const acting = describeActing(mind, passage, pool);
     const message = confidence >= LOW_CONFIDENCE ? saying : `${LOW_CONFIDENCE_LEAD} ${saying}`;
