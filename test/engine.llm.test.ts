@@ -108,7 +108,7 @@ describe('mind-reasoner-pro with an LLM configured', () => {
     assert.equal(models.find((m: { id: string }) => m.id === 'mind-reasoner-pro').available, true);
   });
 
-  it('sends profile, reflections and memories; maps the structured answer; evidence is what was sent', async () => {
+  it('sends profile, reflections, the retrieved passages and the transcript; maps the structured answer; evidence is the passages', async () => {
     received.length = 0;
     const r = await api.post('/simulate', { mindId, selectedSimulationModel: 'mind-reasoner-pro', scenario: { message: 'Would you go back to an office full time?' } });
     assert.equal(r.status, 200, JSON.stringify(r.body));
@@ -124,6 +124,10 @@ describe('mind-reasoner-pro with an LLM configured', () => {
     assert.match(sent.user, /\[psychologist\] Values autonomy and routine\./);
     assert.match(sent.user, /Would you go back to an office full time\?/);
     assert.match(sent.user, /offices are built for visibility, not for focus/);
+    // The passages the offline retrieval picked lead the prompt, best first, before the rest of the transcript.
+    const passages = sent.user.slice(sent.user.indexOf('bears most on this scenario'), sent.user.indexOf('# Everything else Sam Okafor said'));
+    assert.match(passages, /^bears most on this scenario \(best first\)\n\n\[P1\] \(answering: "[^"]+"\) Remote, without question\./);
+    assert.equal(r.body.evidence[0]?.text.startsWith('Remote, without question.'), true);
     assert.ok(r.body.evidence.length > 0);
     for (const e of r.body.evidence) {
       assert.ok(sent.user.includes(e.text), `evidence was sent: ${e.text}`);
