@@ -106,11 +106,9 @@ export function retrieve(mind: MindMemory, scenario: string, priorTurns: readonl
       // Nouns and verbs only: an adjective's neighbours are mostly its kin ('significant': 'bigger', 'fewer').
       if (seen.has(t.word) || seen.size >= MAX_EXPANDED_WORDS || !expandable.has(t.stem)) continue;
       seen.add(t.word);
-      const v = semantic.wordVector(t.word);
-      if (!v) continue;
       const known = lexical.documentFrequency(t.stem) > 0;
       const scale = (askWeight.has(t.stem) ? 1 : CONTEXT_WEIGHT) * (known ? 0.5 : 1);
-      for (const n of semantic.neighbours(v, NEIGHBOURS + 1, MIN_NEIGHBOUR)) {
+      for (const n of semantic.wordNeighbours(t.word, NEIGHBOURS + 1, MIN_NEIGHBOUR)) {
         if (n.term === t.stem) continue;
         const covering = n.similarity >= COVERING_NEIGHBOUR;
         if (covering) nearOf.set(t.stem, Math.max(nearOf.get(t.stem) ?? 0, n.similarity));
@@ -154,8 +152,24 @@ function semanticScores(mind: MindMemory, ask: MindMemory['tokens'][number], con
 
 /** Top CANDIDATES docs by semantic score (ties by doc order). */
 function topSemantic(sims: Float32Array): number[] {
-  const order = Array.from({ length: sims.length }, (_, i) => i);
-  return order.sort((a, b) => (sims[b] ?? 0) - (sims[a] ?? 0) || a - b).slice(0, CANDIDATES);
+  // One pass keeping the best CANDIDATES in order (a full sort of every sentence costs more than the search).
+  const top: number[] = [];
+  let floor = -Infinity;
+  for (let i = 0; i < sims.length; i++) {
+    const s = sims[i]!;
+    if (top.length >= CANDIDATES && s <= floor) continue;
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sims[top[mid]!]! >= s) lo = mid + 1; // ties keep doc order: the earlier doc stays first
+      else hi = mid;
+    }
+    top.splice(lo, 0, i);
+    if (top.length > CANDIDATES) top.pop();
+    if (top.length >= CANDIDATES) floor = sims[top[top.length - 1]!]!;
+  }
+  return top;
 }
 
 function fuse(mind: MindMemory, hits: readonly SearchHit[], sims: Float32Array | null, terms: readonly QueryTerm[]): RankedDoc[] {

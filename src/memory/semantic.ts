@@ -122,15 +122,32 @@ export class SemanticIndex {
     });
     return out.sort((a, b) => b.similarity - a.similarity || (a.term < b.term ? -1 : 1)).slice(0, k);
   }
+
+  /** `neighbours` of a word, remembered per word (scenarios reuse words; a large mind has tens of thousands of terms to scan). */
+  wordNeighbours(word: string, k: number, min: number): Neighbour[] {
+    const key = `${word} ${k} ${min}`;
+    const cached = this.neighbourCache.get(key);
+    if (cached) return cached;
+    const v = this.wordVector(word);
+    const found = v ? this.neighbours(v, k, min) : [];
+    if (this.neighbourCache.size >= NEIGHBOUR_CACHE) this.neighbourCache.clear();
+    this.neighbourCache.set(key, found);
+    return found;
+  }
+  private readonly neighbourCache = new Map<string, Neighbour[]>();
 }
+
+/** Words whose neighbours a mind remembers (then it starts over). */
+const NEIGHBOUR_CACHE = 5000;
 
 /** Dot product of `v` with each DIMS-long row of `rows`, into `out`. */
 function dotAll(rows: Float32Array, v: Float32Array, out: Float32Array): void {
+  // The hot loop of every simulate (a row per sentence): indexes are in range by construction, so
+  // the non-null assertions stand for the `?? 0` that would otherwise be checked 100 times a row.
   const n = out.length;
-  for (let i = 0; i < n; i++) {
-    const base = i * DIMS;
+  for (let i = 0, base = 0; i < n; i++, base += DIMS) {
     let dot = 0;
-    for (let d = 0; d < DIMS; d++) dot += (rows[base + d] ?? 0) * (v[d] ?? 0);
+    for (let d = 0; d < DIMS; d++) dot += rows[base + d]! * v[d]!;
     out[i] = dot;
   }
 }
