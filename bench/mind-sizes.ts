@@ -1,8 +1,10 @@
 /**
  * Simulation latency and memory by mind size: minds of 6,500, 100,000 and 1,000,000 words
  * (longInterview as Teams VTT; the large ones uploaded through a signed URL), simulate p50/p99
- * over sequential requests (one client, rotating scenarios), the first request (which builds the
- * retrieval index) apart, and the API process's RSS growth for the mind (memories + index).
+ * over sequential requests (one client, rotating short and long context-first scenarios), the
+ * first request (which builds the retrieval indexes) apart, the API process's RSS growth for the
+ * mind (memories + indexes), and the first simulate after a restart of the service (cold: memories
+ * read from the database, indexes built, the word-vector table loaded).
  * Used by bench/run.ts; `node --import tsx bench/mind-sizes.ts` runs it alone and prints the section.
  */
 import { client, startServer, type Client, type TestServer } from '../test/support/server.ts';
@@ -11,7 +13,8 @@ import { processingMs, rssBytes } from './measure.ts';
 
 export const MIND_SIZES = [6_500, 100_000, 1_000_000];
 const REQUESTS = Number(process.env.BENCH_SIM_REQUESTS ?? 300);
-const SCENARIOS = [
+/** What users send most: one short question. */
+const SHORT_SCENARIOS = [
   'Would you hire someone without a degree?',
   'How do you feel about remote work?',
   'What do you do on Sunday mornings?',
@@ -21,6 +24,20 @@ const SCENARIOS = [
   'How do you handle a budget review?',
   'Tell me about your old manager.',
 ];
+/** Context first, the ask last: more words to expand and embed. */
+const LONG_SCENARIOS = [
+  "We're a 12-person agency and a client wants us on call at weekends. They pay well, but two of the team already said they're tired. Would you take the deal?",
+  'Your team has a release on Friday and the test suite is flaky. The product manager says customers are waiting and wants to skip the review. What do you do?',
+  "A friend from university is starting a small company and asks you to join as the first engineer. The salary is half what you earn now, and the contract is for one year. Would you leave your job?",
+  'You have been asked to mentor two new colleagues while leading a project with a tight deadline. Your evenings are already taken by meetings. How would you organise the next month?',
+];
+const SCENARIOS = [...SHORT_SCENARIOS, ...LONG_SCENARIOS];
+const LONG = new Set(LONG_SCENARIOS);
+/** The targets of the issue, on the p50 over the whole rotation. */
+const P50_TARGETS: ReadonlyArray<{ words: number; ms: number }> = [
+  { words: 6_500, ms: 10 },
+  { words: 1_000_000, ms: 50 },
+];
 
 export interface MindSizeRow {
   words: number;
@@ -29,7 +46,11 @@ export interface MindSizeRow {
   firstMs: number;
   p50: number;
   p99: number;
+  /** p50 of the long, context-first scenarios alone. */
+  p50Long: number;
   rssGrowthMb: number;
+  /** First simulate on this mind after the service process restarted. */
+  coldMs: number;
 }
 
 async function snapshotThroughSignedUrl(api: Client, mindId: string, vtt: string): Promise<number> {
@@ -49,26 +70,72 @@ async function timed(api: Client, mindId: string, message: string): Promise<numb
   return performance.now() - t0;
 }
 
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+}
+
+/**
+ * Makes sure the API process and its analysis thread have loaded the word-vector table before
+ * the first size is measured (bench/run.ts has simulated before; a lone run has not), so the
+ * first size's processing time and RSS growth are the mind's alone.
+ */
+async function warmUp(api: Client): Promise<void> {
+  const mindId = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind.id as string;
+  await snapshotThroughSignedUrl(api, mindId, teamsVtt(longInterview(1_000)));
+  await timed(api, mindId, SCENARIOS[0] ?? '');
+}
+
 export async function mindSizes(srv: TestServer): Promise<MindSizeRow[]> {
   const api = client(srv.api, srv.apiKey);
-  const pid = srv.proc.pid ?? 0;
   const rows: MindSizeRow[] = [];
+  await warmUp(api);
   for (const words of MIND_SIZES) {
     const vtt = teamsVtt(longInterview(words));
     const mindId = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind.id as string;
     const processingMs = await snapshotThroughSignedUrl(api, mindId, vtt);
-    global.gc?.();
+    const pid = srv.proc.pid ?? 0; // a new process after each restart
     const before = rssBytes(pid) / 1024 / 1024;
     const firstMs = await timed(api, mindId, SCENARIOS[0] ?? '');
-    const times: number[] = [];
-    for (let i = 0; i < REQUESTS; i++) times.push(await timed(api, mindId, SCENARIOS[i % SCENARIOS.length] ?? ''));
+    const all: number[] = [];
+    const long: number[] = [];
+    for (let i = 0; i < REQUESTS; i++) {
+      const message = SCENARIOS[i % SCENARIOS.length] ?? '';
+      const ms = await timed(api, mindId, message);
+      all.push(ms);
+      if (LONG.has(message)) long.push(ms);
+    }
     const after = rssBytes(pid) / 1024 / 1024;
-    times.sort((a, b) => a - b);
-    const pct = (p: number) => times[Math.min(times.length - 1, Math.floor(times.length * p))] ?? 0;
-    rows.push({ words, fileBytes: Buffer.byteLength(vtt), processingMs, firstMs, p50: pct(0.5), p99: pct(0.99), rssGrowthMb: after - before });
-    process.stderr.write(`${words} words: p50 ${pct(0.5).toFixed(1)} ms\n`);
+    all.sort((a, b) => a - b);
+    long.sort((a, b) => a - b);
+    // Cold: a new process over the same data folder; the first simulate reads the memories from the
+    // database, builds the lexical and semantic indexes and loads the word-vector table.
+    await srv.stop();
+    await srv.start();
+    const coldMs = await timed(api, mindId, LONG_SCENARIOS[0] ?? '');
+    const row: MindSizeRow = {
+      words,
+      fileBytes: Buffer.byteLength(vtt),
+      processingMs,
+      firstMs,
+      p50: percentile(all, 0.5),
+      p99: percentile(all, 0.99),
+      p50Long: percentile(long, 0.5),
+      rssGrowthMb: after - before,
+      coldMs,
+    };
+    rows.push(row);
+    process.stderr.write(`${words} words: p50 ${row.p50.toFixed(1)} ms, cold ${row.coldMs.toFixed(0)} ms\n`);
   }
   return rows;
+}
+
+function targetsLine(rows: readonly MindSizeRow[]): string {
+  const parts = P50_TARGETS.map(({ words, ms }) => {
+    const row = rows.find((r) => r.words === words);
+    const verdict = !row ? 'not measured' : row.p50 <= ms ? `met: ${row.p50.toFixed(1)} ms` : `not met: ${row.p50.toFixed(1)} ms`;
+    return `≤ ${ms} ms at ${words.toLocaleString('en')} words (${verdict})`;
+  });
+  return `Targets: p50 ${parts.join(' and ')}.`;
 }
 
 export function renderMindSizes(rows: readonly MindSizeRow[]): string[] {
@@ -76,19 +143,26 @@ export function renderMindSizes(rows: readonly MindSizeRow[]): string[] {
     '## Simulation by mind size (offline engine)',
     '',
     `Minds built from one generated interview each (Teams VTT through a signed URL). ${REQUESTS} sequential POST /simulate`,
-    'requests from one client after the first, over rotating scenarios (one off-topic); latency measured at the client,',
-    'HTTP included. The first request builds the retrieval index for the mind (then cached per set of snapshots);',
-    'RSS growth is the API process\'s resident memory after the requests minus before the first (memories, index, caches).',
+    `requests from one client after the first, over ${SCENARIOS.length} rotating scenarios: ${SHORT_SCENARIOS.length} short questions (one off-topic) and`,
+    `${LONG_SCENARIOS.length} longer context-first ones (two or three sentences, the ask last, as users write them); "p50 long" is the`,
+    'p50 of those alone. Latency measured at the client, HTTP included, the hybrid (lexical + semantic) retrieval on.',
+    'The first simulate builds the retrieval indexes for the mind in a process that has already loaded the word-vector',
+    'table (then cached per set of snapshots). "Cold after restart": after the requests the service process is',
+    'restarted over the same data folder and the first simulate on the mind (a long scenario) is timed: it reads the',
+    'memories from the database, builds the lexical and semantic indexes and loads the word-vector table. Memory per',
+    "mind (RSS growth) is the API process's resident memory after the requests minus before the first (memories,",
+    'indexes, caches); the analysis thread lives in the same process, so its heap after processing the snapshot adds noise.',
     '',
-    '| mind | VTT size | snapshot processing | first simulate | p50 | p99 | RSS growth |',
-    '|---:|---:|---:|---:|---:|---:|---:|',
+    '| mind | VTT size | snapshot processing | first simulate | p50 | p99 | p50 long | memory per mind (RSS growth) | cold after restart |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
         `| ${r.words.toLocaleString('en')} words | ${(r.fileBytes / 1024 / 1024).toFixed(1)} MiB | ${(r.processingMs / 1000).toFixed(1)} s | ` +
-        `${r.firstMs.toFixed(0)} ms | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.rssGrowthMb.toFixed(0)} MiB |`,
+        `${r.firstMs.toFixed(0)} ms | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.p50Long.toFixed(1)} ms | ${r.rssGrowthMb.toFixed(0)} MiB | ` +
+        `${r.coldMs.toFixed(0)} ms |`,
     ),
     '',
-    'Targets: p50 ≤ 10 ms at 6,500 words and ≤ 50 ms at 1,000,000 words.',
+    targetsLine(rows),
     '',
   ];
 }

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { client, freePort, startServer, type Client, type TestServer } from '../test/support/server.ts';
-import { longInterview, makeDocx, makePdf, teamsVtt } from '../test/support/fixtures.ts';
 import { mindSizes, renderMindSizes, type MindSizeRow } from './mind-sizes.ts';
+import { renderSnapshotProcessing, snapshotProcessing, type SnapshotProcessing } from './snapshots.ts';
 import { postgresAvailable, startPgService, workerThroughput, type PgService, type WorkerThroughput } from './scale.ts';
 import { loadOnce, processingMs, rssBytes, type LoadRow } from './measure.ts';
 import { LIMITER_ROW, limiterTargets, renderLimiterCost, type LimiterBench } from './rate-limit.ts';
@@ -105,18 +105,9 @@ async function main() {
   let uncached: TestServer | null = null;
   try {
     const api = client(srv.api, srv.apiKey);
-    const mindId = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind.id as string;
-    const interview = longInterview(6500);
-    const words = interview.reduce((n, t) => n + t.text.split(/\s+/).length, 0);
-    const vtt = teamsVtt(interview);
-    const docx = await makeDocx(interview);
-    const pdf = await makePdf(interview, { qa: false });
-    const snapshotMs: Record<string, number[]> = { VTT: [], DOCX: [], PDF: [] };
-    for (let i = 0; i < 3; i++) {
-      snapshotMs.VTT?.push(await timeSnapshot(api, mindId, vtt, 'i.vtt'));
-      snapshotMs.DOCX?.push(await timeSnapshot(api, mindId, docx, 'i.docx'));
-      snapshotMs.PDF?.push(await timeSnapshot(api, mindId, pdf, 'i.pdf'));
-    }
+    // First, on a service that has processed nothing yet: the first run of each format is cold.
+    const snapshots = await snapshotProcessing(api);
+    const { mindId, vtt } = snapshots;
     const status = (await api.get(`/minds/${mindId}/snapshots`)).body[0];
     const statusPath = `/minds/${mindId}/snapshots/${status.id}/status`;
     const auth = { authorization: `Bearer ${srv.apiKey}` };
@@ -171,7 +162,12 @@ async function main() {
     const sizes = await mindSizes(srv);
     await pg?.close();
     const workers = pg ? [await workerThroughput(1, WORKER_SNAPSHOTS), await workerThroughput(2, WORKER_SNAPSHOTS)] : [];
-    writeReport({ loads: results, snapshotMs, words, rss, sizes, vttBytes: vtt.length, docxBytes: docx.length, pdfBytes: pdf.length, workers });
+    writeReport({ loads: results, snapshots, rss, sizes, workers });
+  } catch (err) {
+    // The service's own output says why it stopped answering, if it did.
+    const p = srv.proc;
+    process.stderr.write(`service pid ${p.pid} exit ${p.exitCode} signal ${p.signalCode}; its last output:\n${srv.output().slice(-4000)}\n`);
+    throw err;
   } finally {
     hello.stop();
     await limiter?.stop();
@@ -183,18 +179,13 @@ async function main() {
 
 function writeReport(r: {
   loads: Load[];
-  snapshotMs: Record<string, number[]>;
-  words: number;
+  snapshots: SnapshotProcessing;
   rss: { before: number; peak: number; seconds: number };
   sizes: MindSizeRow[];
-  vttBytes: number;
-  docxBytes: number;
-  pdfBytes: number;
   workers: WorkerThroughput[];
 }) {
   const base = r.loads[0]?.rps ?? 1;
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   const lines = [
     '# Benchmarks',
     '',
@@ -219,18 +210,7 @@ function writeReport(r: {
       r.loads,
       'The status route above on API-only processes over the same data folder, started for this phase and alternating among themselves: the limiter off (RATE_LIMIT_ENABLED=false), counting in memory, in the SQLite database (requests taken from the shared count in blocks: one upsert per block) and in Redis (when redis-server is installed), limits far above the load so nothing is refused. The status rows of the table above count in memory (SQLite service) and in the database (PostgreSQL service): the defaults without REDIS_URL. Limits far above the load make blocks of 100 requests for the database stores; with limits in force one key could never send this many (500/min at most), and real traffic is many keys: the rows with 20 keys spread the same load over 20 keys.',
     ),
-    `## Snapshot processing: a two-hour interview (${r.words} words), creation → completed`,
-    '',
-    'Measured from the snapshot\'s own `createdAt` to `completedAt` (3 runs each, the worker in the API process).',
-    '',
-    '| format | file size | median ms | all runs ms |',
-    '|---|---:|---:|---|',
-    ...Object.entries(r.snapshotMs).map(
-      ([f, xs]) => `| ${f} | ${(({ VTT: r.vttBytes, DOCX: r.docxBytes, PDF: r.pdfBytes }) as Record<string, number>)[f]} B | ${median(xs)} | ${xs.join(', ')} |`,
-    ),
-    '',
-    'Target: completed within 1 s.',
-    '',
+    ...renderSnapshotProcessing(r.snapshots),
     '## Memory: 50 MB through a signed URL',
     '',
     '| RSS before | peak RSS during upload | growth | upload time |',

@@ -7,8 +7,7 @@
 import { behaviourStrength } from '../memory/behaviours.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
 import type { RankedDoc } from '../memory/retrieval.ts';
-import { pickTopics, readSentence, topicRank } from '../memory/profile-topics.ts';
-import { sentimentOf } from '../memory/sentences.ts';
+import { pickTopics, topicRank } from '../memory/profile-topics.ts';
 
 const LEADING_FILLER_RE = /^(?:(?:and|but|so|yeah|well|um|uh|oh|like|okay|ok|you know|I mean|I guess|right)[,.]?\s+)+/i;
 const INLINE_FILLER_RE = /,?\s+\b(?:uh|um|erm)\b,?/gi;
@@ -61,9 +60,9 @@ export function aboutThem(text: string): string {
 const capitalised = (t: string): string => t.charAt(0).toUpperCase() + t.slice(1);
 
 /** Up to `max` subjects (nouns and noun phrases) of some sentences, most mentioned first, phrases before single nouns. */
-function subjects(sentences: readonly string[], max: number): string[] {
+function subjects(mind: MindMemory, docs: readonly number[], max: number): string[] {
   return pickTopics(
-    sentences.map((t) => readSentence(t).candidates),
+    docs.map((d) => mind.reading(d).candidates),
     1,
   )
     .map((p) => ({ p, rank: topicRank(p.sentences.length, p.words) }))
@@ -85,10 +84,7 @@ const textOf = (mind: MindMemory, doc: number): string => mind.memories[doc]?.te
 export function describeThinking(mind: MindMemory, passage: readonly number[]): Described {
   const reasons = passage.filter((d) => REASONING_RE.test(textOf(mind, d))).slice(0, 2);
   const used = reasons.length > 0 ? reasons : passage.slice(0, 1);
-  const about = subjects(
-    passage.map((d) => textOf(mind, d)),
-    3,
-  );
+  const about = subjects(mind, passage, 3);
   const lead = about.length > 0 ? `They would think about it in terms of ${list(about)}.` : 'They would think it through from their own experience.';
   const [first, second] = used.map((d) => aboutThem(textOf(mind, d)));
   return { text: [lead, first ? capitalised(first) : '', second ? `Beyond that, ${second}` : ''].filter(Boolean).join(' '), used };
@@ -96,7 +92,7 @@ export function describeThinking(mind: MindMemory, passage: readonly number[]): 
 
 /** How they feel about it: the passage's sentiment, with the sentence that shows it most. */
 export function describeFeeling(mind: MindMemory, passage: readonly number[]): Described {
-  const rated = passage.map((d) => ({ d, s: sentimentOf(textOf(mind, d)) }));
+  const rated = passage.map((d) => ({ d, s: mind.reading(d).sentiment }));
   const mean = rated.reduce((sum, r) => sum + r.s, 0) / Math.max(1, rated.length);
   const strongest = [...rated].sort((a, b) => Math.abs(b.s) - Math.abs(a.s) || a.d - b.d)[0];
   const pos = rated.filter((r) => r.s >= 0.3).length;

@@ -5,6 +5,11 @@ import type { Memory } from '../memory/types.ts';
 import { buildProfile } from '../memory/profile.ts';
 import type { SnapshotProfile } from '../memory/profile-types.ts';
 import { fidelityCheck, type Fidelity } from '../engines/fidelity-check.ts';
+import { wordVectors } from '../memory/word-vectors.ts';
+
+// The snapshot's self-check builds a MindMemory, which needs the word-vector table: loaded when
+// the thread starts (the pool keeps one thread up), not during the first snapshot.
+wordVectors();
 
 /** What a worker thread is asked: the file's bytes and who the person is. */
 export interface AnalysisTask {

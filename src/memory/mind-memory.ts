@@ -4,6 +4,7 @@
  * (see domain/mind-memory.ts for the cache) and shared by both engines and the profile.
  */
 import { MemoryIndex } from './index.ts';
+import { readSentence, type Candidate } from './profile-topics.ts';
 import { SemanticIndex } from './semantic.ts';
 import { termTokens, type TermToken } from './sentences.ts';
 import type { StoredMemory } from './types.ts';
@@ -116,6 +117,20 @@ export class MindMemory {
     }
     return docs;
   }
+
+  /**
+   * A sentence read for its subjects and sentiment (wink-nlp's part-of-speech pass), remembered:
+   * the same passages come back across scenarios, and reading is most of an answer's cost.
+   */
+  reading(doc: number): { candidates: Candidate[]; sentiment: number } {
+    let read = this.readings.get(doc);
+    if (!read) {
+      const { candidates, sentiment } = readSentence(this.memories[doc]?.text ?? '');
+      this.readings.set(doc, (read = { candidates, sentiment }));
+    }
+    return read;
+  }
+  private readonly readings = new Map<number, { candidates: Candidate[]; sentiment: number }>();
 
   /** The whole answer a memory is part of, in order. */
   answerOf(memory: StoredMemory): StoredMemory[] {

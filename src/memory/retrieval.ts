@@ -16,7 +16,6 @@
 import { idealScore, type SearchHit } from './index.ts';
 import type { MindMemory } from './mind-memory.ts';
 import { scenarioTokens } from './scenario.ts';
-import { nounAndVerbTerms, topicTerms } from './sentences.ts';
 import type { StoredMemory } from './types.ts';
 
 const CONTEXT_WEIGHT = 0.6;
@@ -84,8 +83,8 @@ interface QueryTerm {
 export function retrieve(mind: MindMemory, scenario: string, priorTurns: readonly string[] = []): Retrieval {
   const { lexical, semantic } = mind;
   const parts = scenarioTokens(scenario, priorTurns);
-  const topics = topicTerms(parts.text);
-  const expandable = nounAndVerbTerms(parts.text);
+  const topics = parts.nouns;
+  const expandable = parts.nounsAndVerbs;
   const termWeight = (stem: string) => lexical.idfOf(stem);
   const askWeight = new Map<string, number>();
   for (const t of parts.askTokens) askWeight.set(t.stem, termWeight(t.stem));

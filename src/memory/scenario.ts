@@ -5,7 +5,7 @@
  * conversation stand in for an ask too thin to search on its own ("How significant has that
  * been for you?").
  */
-import { splitSentences, termTokens, type TermToken } from './sentences.ts';
+import { readTagged, termTokens, type TermToken } from './sentences.ts';
 
 export interface ScenarioParts {
   /** The sentence(s) that ask something. */
@@ -19,7 +19,10 @@ export const THIN_ASK_TERMS = 2;
 
 /** Splits a scenario into its ask (the last question, with a very short lead-in) and its context. */
 export function splitScenario(scenario: string): ScenarioParts {
-  const sentences = splitSentences(scenario);
+  return splitSentencesOf(readTagged(scenario).sentences, scenario);
+}
+
+function splitSentencesOf(sentences: readonly string[], scenario: string): ScenarioParts {
   if (sentences.length <= 1) return { ask: scenario.trim(), context: '' };
   let at = sentences.length - 1;
   for (let i = sentences.length - 1; i >= 0; i--) {
@@ -38,21 +41,30 @@ export interface ScenarioTokens {
   contextTokens: TermToken[];
   /** True when the ask alone was too thin and earlier turns were folded into it. */
   leansOnHistory: boolean;
-  /** All the text searched: the scenario, and the earlier turns when it leans on them. */
-  text: string;
+  /** Stems of the nouns (what it is about), and of the nouns and verbs, of all the text searched. */
+  nouns: Set<string>;
+  nounsAndVerbs: Set<string>;
 }
 
 /**
- * The tokens to search with. `priorTurns` (oldest first) are earlier messages of a conversation:
- * when the ask is thin, the latest of them joins the ask's search at a lower weight (`context`).
+ * The scenario read once: its parts and the tokens to search with. `priorTurns` (oldest first)
+ * are earlier messages of a conversation: when the ask is thin, the latest two join its search.
  */
 export function scenarioTokens(scenario: string, priorTurns: readonly string[] = []): ScenarioTokens & ScenarioParts {
-  const parts = splitScenario(scenario);
+  const read = readTagged(scenario);
+  const parts = splitSentencesOf(read.sentences, scenario);
   const ask = termTokens(parts.ask);
   const context = termTokens(parts.context);
   const thin = new Set(ask.map((t) => t.stem)).size < THIN_ASK_TERMS;
-  if (!thin || priorTurns.length === 0) return { ...parts, askTokens: ask, contextTokens: context, leansOnHistory: false, text: scenario };
-  const recent = priorTurns.slice(-2);
-  const history = recent.flatMap((turn) => termTokens(turn));
-  return { ...parts, askTokens: [...ask, ...history], contextTokens: context, leansOnHistory: true, text: [...recent, scenario].join(' ') };
+  const own = { ...parts, contextTokens: context, nouns: read.nouns, nounsAndVerbs: read.nounsAndVerbs };
+  if (!thin || priorTurns.length === 0) return { ...own, askTokens: ask, leansOnHistory: false };
+  const recent = priorTurns.slice(-2).join(' ');
+  const history = readTagged(recent);
+  return {
+    ...own,
+    askTokens: [...ask, ...termTokens(recent)],
+    leansOnHistory: true,
+    nouns: new Set([...read.nouns, ...history.nouns]),
+    nounsAndVerbs: new Set([...read.nounsAndVerbs, ...history.nounsAndVerbs]),
+  };
 }

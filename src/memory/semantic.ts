@@ -144,11 +144,20 @@ const NEIGHBOUR_CACHE = 5000;
 function dotAll(rows: Float32Array, v: Float32Array, out: Float32Array): void {
   // The hot loop of every simulate (a row per sentence): indexes are in range by construction, so
   // the non-null assertions stand for the `?? 0` that would otherwise be checked 100 times a row.
+  // Four running sums (DIMS is a multiple of 4) halve the time of one.
   const n = out.length;
   for (let i = 0, base = 0; i < n; i++, base += DIMS) {
-    let dot = 0;
-    for (let d = 0; d < DIMS; d++) dot += rows[base + d]! * v[d]!;
-    out[i] = dot;
+    let d0 = 0;
+    let d1 = 0;
+    let d2 = 0;
+    let d3 = 0;
+    for (let d = 0; d < DIMS; d += 4) {
+      d0 += rows[base + d]! * v[d]!;
+      d1 += rows[base + d + 1]! * v[d + 1]!;
+      d2 += rows[base + d + 2]! * v[d + 2]!;
+      d3 += rows[base + d + 3]! * v[d + 3]!;
+    }
+    out[i] = d0 + d1 + d2 + d3;
   }
 }
 

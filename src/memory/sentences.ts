@@ -197,23 +197,36 @@ export function terms(text: string): string[] {
   return termTokens(text).map((t) => t.stem);
 }
 
-/** Stems of a text's words with the given parts of speech (wink-nlp tags). */
-function stemsTagged(text: string, tags: ReadonlySet<string>): Set<string> {
-  const tokens = nlp.readDoc(text).tokens();
-  const pos = tokens.out(its.pos) as string[];
-  const normals = tokens.out(its.normal) as string[];
-  return new Set(normals.filter((_, i) => tags.has(pos[i] ?? '')).map(stem));
-}
-
 const NOUN_TAGS = new Set(['NOUN', 'PROPN']);
-const NOUN_VERB_TAGS = new Set(['NOUN', 'PROPN', 'VERB']);
 
 /** Stems of the nouns and proper nouns of a text: what it is about ("football", "team", "Lisbon"). */
 export function topicTerms(text: string): Set<string> {
-  return stemsTagged(text, NOUN_TAGS);
+  return readTagged(text).nouns;
 }
 
-/** Stems of the nouns and verbs of a text: the words whose near neighbours in meaning are worth searching for. */
-export function nounAndVerbTerms(text: string): Set<string> {
-  return stemsTagged(text, NOUN_VERB_TAGS);
+/** A text read once by wink-nlp: its sentences, and the stems of its nouns and of its nouns and verbs. */
+export interface TaggedText {
+  sentences: string[];
+  nouns: Set<string>;
+  nounsAndVerbs: Set<string>;
+}
+
+export function readTagged(text: string): TaggedText {
+  const doc = nlp.readDoc(text);
+  const tokens = doc.tokens();
+  const pos = tokens.out(its.pos) as string[];
+  const normals = tokens.out(its.normal) as string[];
+  const nouns = new Set<string>();
+  const nounsAndVerbs = new Set<string>();
+  normals.forEach((word, i) => {
+    const tag = pos[i] ?? '';
+    if (NOUN_TAGS.has(tag)) nouns.add(stem(word));
+    if (NOUN_TAGS.has(tag) || tag === 'VERB') nounsAndVerbs.add(stem(word));
+  });
+  const sentences = doc
+    .sentences()
+    .out()
+    .map(clean)
+    .filter((x) => x.length > 0);
+  return { sentences, nouns, nounsAndVerbs };
 }
