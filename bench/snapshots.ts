@@ -1,8 +1,8 @@
 /**
  * Snapshot processing time for a two-hour interview (~6,500 words) in each format, creation →
  * completed, measured on a service that has processed nothing yet: the first run of each format
- * is cold (the first VTT is the analysis thread's first task, so it also loads the word-vector
- * table there for the self-check's MindMemory; the first DOCX and PDF are their parsers' first use).
+ * is cold (the analysis thread loads the word-vector table, for the self-check's MindMemory, and
+ * pdf.js when it starts, which the first file may still wait for; the first DOCX is mammoth's first use).
  * Used by bench/run.ts; `node --import tsx bench/snapshots.ts` runs it alone and prints the section.
  */
 import { client, startServer, type Client } from '../test/support/server.ts';
@@ -55,9 +55,9 @@ export function renderSnapshotProcessing(r: SnapshotProcessing): string[] {
     `## Snapshot processing: a two-hour interview (${r.words} words), creation → completed`,
     '',
     `Measured from the snapshot's own \`createdAt\` to \`completedAt\` (${RUNS} runs each, the worker in the API process,`,
-    'the formats alternating). The service has processed nothing before: the first run of each format is cold — the',
-    "first VTT is the analysis thread's first task and also loads the word-vector table there (the snapshot's",
-    'self-check builds a MindMemory); the first DOCX and PDF are their parsers\' first use.',
+    'the formats alternating). The service has processed nothing before: the first run of each format is cold: the',
+    "analysis thread loads the word-vector table (for the snapshot's self-check) and pdf.js when it starts, which the",
+    "first file may still wait for; the first DOCX is mammoth's first use.",
     '',
     '| format | file size | median ms | all runs ms (first cold) |',
     '|---|---:|---:|---|',

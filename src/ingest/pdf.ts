@@ -15,8 +15,11 @@ const PAGES_IN_FLIGHT = 8;
 
 type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjs: Promise<Pdfjs> | undefined;
-/** pdf.js is loaded on first use (it costs ~100 ms), so VTT/DOCX-only processes never pay for it. */
-function loadPdfjs(): Promise<Pdfjs> {
+/**
+ * pdf.js is loaded on first use (it costs ~100 ms and more on a cold disk), so processes that never
+ * read a PDF never pay for it; an analysis thread calls this when it starts, ahead of its first file.
+ */
+export function loadPdfjs(): Promise<Pdfjs> {
   pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
   return pdfjs;
 }
