@@ -66,6 +66,21 @@ function targets(meta: ReportMeta, heldOut: readonly HeldOutRow[], scenarios: re
   return rows;
 }
 
+/** What bounds the targets not met, and what was tried (measured with the same scenarios and held-out questions). */
+const CEILINGS = [
+  '**Headroom and what was tried.** The oracle columns below are the ceiling of an engine that quotes one of the',
+  "person's kept answers (content F1 0.205, discrimination 0.88): the held-out target is not out of reach in",
+  "principle, only for this retrieval. On the scenario suite (measured in-process when the engine was built, 2026-11)",
+  "the engine's best answer is the expected one for about half the scenarios, one of its top three for ~78% and one",
+  'of its top ten for ~99%: the misses are ranking errors',
+  'between passages that share few words with the scenario, where averaged word vectors are too coarse. Tried and',
+  'dropped (no gain beyond noise on both sets, see docs/ARCHITECTURE.md): question-to-question vector similarity,',
+  'a soft word-matching re-rank, 2–4-sentence windows or whole answers as the unit, pseudo-relevance feedback,',
+  'a consensus choice among the top answers, other context weights. A sentence encoder or an LLM re-ranking the',
+  'top ten passages is the next step; no npm package ships such weights for offline use today.',
+  '',
+];
+
 const METHOD = [
   '## Method',
   '',
@@ -136,6 +151,7 @@ export function renderReport(modes: readonly ModeResult[], meta: ReportMeta): st
     '',
     ...targets(meta, heldOut, scenarios),
     '',
+    ...CEILINGS,
   ];
   if (meta.heldOut) {
     out.push(
