@@ -63,7 +63,7 @@ describe('GET /minds/{mindId}/profile', () => {
     const { mindId, status } = await mindWith(teamsVtt(longInterview(3000)), 'long.vtt');
     assert.ok(status.fidelity, 'a snapshot with many Q/A pairs has a self-check');
     assert.ok(status.fidelity.pairs >= 8 && status.fidelity.heldOut > 0);
-    for (const k of ['tokenF1', 'rougeL', 'baselineF1']) assert.ok(status.fidelity[k] >= 0 && status.fidelity[k] <= 1, k);
+    for (const k of ['tokenF1', 'rougeL', 'baselineF1', 'contentF1', 'baselineContentF1']) assert.ok(status.fidelity[k] >= 0 && status.fidelity[k] <= 1, k);
     const second = await api.post(`/minds/${mindId}/snapshots`, fileForm(teamsVtt(sampleInterview()), 'second.vtt'));
     await waitForSnapshot(api, mindId, second.body.mindAssessmentId);
     const p = (await api.get(`/minds/${mindId}/profile`)).body;

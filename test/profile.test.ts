@@ -185,6 +185,6 @@ test('fidelity self-check: null with few Q/A pairs, scores in [0, 1] with many',
   assert.equal(fidelityCheck(bankOf(sampleInterview().slice(0, 10))), null);
   const f = fidelityCheck(bankOf(longInterview(3000)));
   assert.ok(f && f.pairs >= 8 && f.heldOut > 0);
-  for (const k of ['tokenF1', 'rougeL', 'baselineF1'] as const) assert.ok(f[k] >= 0 && f[k] <= 1);
+  for (const k of ['tokenF1', 'rougeL', 'baselineF1', 'contentF1', 'baselineContentF1'] as const) assert.ok(f[k] >= 0 && f[k] <= 1);
   assert.deepEqual(fidelityCheck(bankOf(longInterview(3000))), f);
 });

@@ -4,7 +4,8 @@
  * real answers, next to a baseline (another answer of the same person, chosen with a fixed seed).
  */
 import { qaPairsOf } from '../memory/profile.ts';
-import { scoreAnswer } from '../memory/fidelity.ts';
+import { scoreAnswer, tokenF1 } from '../memory/fidelity.ts';
+import { terms } from '../memory/sentences.ts';
 import { seededRandom } from '../memory/seeded-random.ts';
 import type { Memory } from '../memory/types.ts';
 import { GroundedEngine } from './grounded.ts';
@@ -21,6 +22,9 @@ export interface Fidelity {
   tokenF1: number;
   rougeL: number;
   baselineF1: number;
+  /** Content-word F1 (stems, stop words removed): the fidelity metric of `npm run eval`; token F1 rewards any answer in the person's everyday words. */
+  contentF1: number;
+  baselineContentF1: number;
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
@@ -45,7 +49,13 @@ export function fidelityCheck(memories: readonly Memory[]): Fidelity | null {
     const real = textOf(p);
     const { analysis } = engine.answer({ mindName: '', memory, scenario: p.question });
     const other = keptPairs[Math.floor(random() * keptPairs.length)];
-    return { ...scoreAnswer(analysis.saying, real), baseline: other ? scoreAnswer(textOf(other), real).tokenF1 : 0 };
+    const otherText = other ? textOf(other) : '';
+    return {
+      ...scoreAnswer(analysis.saying, real),
+      baseline: other ? scoreAnswer(otherText, real).tokenF1 : 0,
+      content: tokenF1(terms(analysis.saying), terms(real)),
+      baselineContent: other ? tokenF1(terms(otherText), terms(real)) : 0,
+    };
   });
   return {
     pairs: pairs.length,
@@ -53,5 +63,7 @@ export function fidelityCheck(memories: readonly Memory[]): Fidelity | null {
     tokenF1: round(mean(scores.map((s) => s.tokenF1))),
     rougeL: round(mean(scores.map((s) => s.rougeL))),
     baselineF1: round(mean(scores.map((s) => s.baseline))),
+    contentF1: round(mean(scores.map((s) => s.content))),
+    baselineContentF1: round(mean(scores.map((s) => s.baselineContent))),
   };
 }

@@ -74,6 +74,8 @@ export const SnapshotStatus = z
         tokenF1: z.number(),
         rougeL: z.number(),
         baselineF1: z.number().describe('token F1 of a random other answer of the same person (seeded)'),
+        contentF1: z.number().optional().describe('content-word F1 (stems, stop words removed) of the simulated answers; absent on snapshots processed before it was measured'),
+        baselineContentF1: z.number().optional().describe('content-word F1 of the same random other answers'),
       })
       .nullable()
       .describe('Leave-some-out self-check of the offline engine; null until completed or with fewer than 8 Q/A pairs'),

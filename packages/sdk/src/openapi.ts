@@ -1306,6 +1306,10 @@ export interface components {
                 rougeL: number;
                 /** @description token F1 of a random other answer of the same person (seeded) */
                 baselineF1: number;
+                /** @description content-word F1 (stems, stop words removed) of the simulated answers; absent on snapshots processed before it was measured */
+                contentF1?: number;
+                /** @description content-word F1 of the same random other answers */
+                baselineContentF1?: number;
             } | null;
         };
         WebhookEventInput: {
@@ -1458,6 +1462,10 @@ export interface components {
                 rougeL: number;
                 /** @description token F1 of a random other answer of the same person (seeded) */
                 baselineF1: number;
+                /** @description content-word F1 (stems, stop words removed) of the simulated answers; absent on snapshots processed before it was measured */
+                contentF1?: number;
+                /** @description content-word F1 of the same random other answers */
+                baselineContentF1?: number;
             } | null;
         };
         WebhookEvent: {
