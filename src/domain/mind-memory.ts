@@ -9,7 +9,7 @@ import { LRUCache } from 'lru-cache';
 import type { EngineContext } from '../engines/types.ts';
 import { MindMemory, type RetrievalMode } from '../memory/mind-memory.ts';
 import { mergeProfiles } from '../memory/profile-merge.ts';
-import type { SnapshotProfile } from '../memory/profile-types.ts';
+import type { StoredSnapshotProfile } from '../memory/profile-types.ts';
 import type { StoredMemory } from '../memory/types.ts';
 import type { Store } from '../store/store.ts';
 
@@ -31,29 +31,28 @@ export class MindMemories {
 
   /** The memory of these completed snapshots (in this order: it is the key). */
   memory(snapshotIds: readonly string[]): Promise<MindMemory> {
-    const entry = this.entry(snapshotIds);
-    entry.memory ??= this.loadMemory(snapshotIds).catch((err: unknown) => {
-      delete entry.memory; // a failed load is not cached
-      throw err;
-    });
-    return entry.memory;
+    return this.once(snapshotIds, 'memory', () => this.loadMemory(snapshotIds));
   }
 
   /** Merged profile and reflections of these completed snapshots. */
   context(snapshotIds: readonly string[]): Promise<EngineContext> {
-    const entry = this.entry(snapshotIds);
-    entry.context ??= this.loadContext(snapshotIds).catch((err: unknown) => {
-      delete entry.context;
-      throw err;
-    });
-    return entry.context;
+    return this.once(snapshotIds, 'context', () => this.loadContext(snapshotIds));
   }
 
-  private entry(snapshotIds: readonly string[]): Entry {
+  /** One part of a set's entry, loaded once and shared; a failed load is not kept. */
+  private once<K extends keyof Entry>(snapshotIds: readonly string[], part: K, load: () => NonNullable<Entry[K]>): NonNullable<Entry[K]> {
     const key = snapshotIds.join(',');
     let entry = this.entries.get(key);
     if (!entry) this.entries.set(key, (entry = {}));
-    return entry;
+    const held = entry;
+    const existing = held[part];
+    if (existing) return existing as NonNullable<Entry[K]>;
+    const loading = load();
+    held[part] = loading;
+    loading.catch(() => {
+      if (held[part] === loading) delete held[part];
+    });
+    return loading;
   }
 
   private async loadMemory(snapshotIds: readonly string[]): Promise<MindMemory> {
@@ -76,7 +75,7 @@ export class MindMemories {
     const rows = new Map((await profiles.profilesOf([...snapshotIds])).map((r) => [r.snapshot_id, r]));
     const ordered = snapshotIds.flatMap((id) => {
       const row = rows.get(id);
-      return row ? [{ snapshotId: id, profile: JSON.parse(row.profile) as SnapshotProfile }] : [];
+      return row ? [{ snapshotId: id, profile: JSON.parse(row.profile) as StoredSnapshotProfile }] : [];
     });
     const reflections = (await profiles.reflectionsOf([...snapshotIds])).map((r) => ({ snapshotId: r.snapshot_id, expert: r.expert, text: r.text }));
     return { profile: mergeProfiles(ordered), reflections };

@@ -1,3 +1,4 @@
+import type { MindMemory } from '../memory/mind-memory.ts';
 import type { StoredMemory } from '../memory/types.ts';
 import type { EvidenceItem } from './types.ts';
 
@@ -26,4 +27,9 @@ export function passageItem(passage: readonly StoredMemory[], score: number): Ev
   item.text = passage.map((m) => m.text).join(' ');
   if (last.end !== null) item.end = last.end;
   return item;
+}
+
+/** A passage of a mind (doc numbers, in order) as one evidence item, scored by its most relevant retrieved sentence. */
+export function passageEvidence(mind: MindMemory, relevance: ReadonlyMap<number, number>, docs: readonly number[]): EvidenceItem {
+  return passageItem(mind.memoriesAt(docs), Math.max(0, ...docs.map((d) => relevance.get(d) ?? 0)));
 }

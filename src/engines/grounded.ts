@@ -10,11 +10,10 @@
  * says so. Never the interviewer's words, never invented facts. Deterministic.
  */
 import type { Engine, EvidenceItem, SimulationInput, SimulationResult } from './types.ts';
-import { passageItem } from './evidence.ts';
+import { passageEvidence } from './evidence.ts';
 import { confidenceOf } from '../memory/confidence.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
-import { retrieve, type RankedDoc, type Retrieval } from '../memory/retrieval.ts';
-import type { StoredMemory } from '../memory/types.ts';
+import { relevanceOf, retrieve, type RankedDoc, type Retrieval } from '../memory/retrieval.ts';
 import { describeActing, describeFeeling, describeThinking, tidy } from './grounded-analysis.ts';
 
 export { tidy } from './grounded-analysis.ts';
@@ -86,16 +85,9 @@ const RUNNER_UP_WORDS = 120;
  * other sentence thinking, feeling or acting drew on. Each passage is one item (contiguous text).
  */
 function evidenceOf(mind: MindMemory, retrieval: Retrieval, passage: readonly number[], described: readonly number[]): EvidenceItem[] {
-  const relevance = new Map(retrieval.ranked.map((r) => [r.doc, relevanceScore(r)]));
-  const scoreOf = (docs: readonly number[]) => Math.max(0, ...docs.map((d) => relevance.get(d) ?? 0));
-  const memoriesOf = (docs: readonly number[]) => docs.map((d) => mind.memories[d]).filter((m): m is StoredMemory => m !== undefined);
+  const relevance = new Map(retrieval.ranked.map((r) => [r.doc, relevanceOf(r)]));
   const passages = [passage, ...retrieval.answers.slice(1, 1 + MORE_ANSWERS).map((a) => mind.passage(a.lead.doc, RUNNER_UP_WORDS))];
   const covered = new Set(passages.flat());
   const rest = [...new Set(described)].filter((d) => !covered.has(d)).map((d) => [d]);
-  return [...passages, ...rest].map((docs) => passageItem(memoriesOf(docs), scoreOf(docs)));
-}
-
-/** A sentence's relevance in [0, 1]: its lexical match, or its semantic one. */
-function relevanceScore(r: RankedDoc): number {
-  return Math.min(1, Math.max(r.lexical, Math.max(0, r.semantic / 1.5)));
+  return [...passages, ...rest].map((docs) => passageEvidence(mind, relevance, docs));
 }

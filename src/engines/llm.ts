@@ -6,10 +6,10 @@
  * The answer is a zod-validated object; `evidence` lists the passages it was pointed to.
  */
 import { z } from 'zod';
-import { passageItem, round3 } from './evidence.ts';
+import { passageEvidence, round3 } from './evidence.ts';
 import type { StoredMemory } from '../memory/types.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
-import { retrieve } from '../memory/retrieval.ts';
+import { relevanceOf, retrieve } from '../memory/retrieval.ts';
 import type { LlmClient } from './llm-model.ts';
 import { memoriesBrief, passagesBrief, profileBrief, reflectionsBrief, simulationPrompt, simulationSystem } from './llm-prompt.ts';
 import type { Engine, SimulationInput, SimulationResult } from './types.ts';
@@ -36,14 +36,13 @@ export class LlmEngine implements Engine {
     // The same retrieval as the offline engine: better retrieval improves both.
     const retrieval = retrieve(mind, input.scenario, input.priorTurns ?? []);
     const passages = retrieval.answers.slice(0, PASSAGES).map((a) => mind.passage(a.lead.doc, PASSAGE_WORDS));
-    const passageMemories = passages.map((docs) => docs.map((d) => mind.memories[d]).filter((m): m is StoredMemory => m !== undefined));
     const transcript = this.transcript(mind, passages);
     const profile = input.context ? profileBrief(input.context.profile) : '(none)';
     const reflections = reflectionsBrief(input.context?.reflections ?? []);
-    const prompt = simulationPrompt(input.mindName, profile, reflections, passagesBrief(passageMemories), memoriesBrief(transcript), input.scenario, input.priorTurns ?? []);
+    const prompt = simulationPrompt(input.mindName, profile, reflections, passagesBrief(passages.map((docs) => mind.memoriesAt(docs))), memoriesBrief(transcript), input.scenario, input.priorTurns ?? []);
     const answer = await this.llm.object(LlmAnswer, simulationSystem(input.mindName), prompt, 'simulation');
-    const relevance = new Map(retrieval.ranked.map((r) => [r.doc, Math.min(1, Math.max(r.lexical, r.semantic / 1.5))]));
-    const evidence = passages.map((docs, i) => passageItem(passageMemories[i] ?? [], Math.max(0, ...docs.map((d) => relevance.get(d) ?? 0))));
+    const relevance = new Map(retrieval.ranked.map((r) => [r.doc, relevanceOf(r)]));
+    const evidence = passages.map((docs) => passageEvidence(mind, relevance, docs));
     const { confidence, ...analysis } = answer;
     return { message: analysis.saying, analysis, confidence: round3(Math.min(1, Math.max(0, confidence))), evidence };
   }
@@ -60,6 +59,6 @@ export class LlmEngine implements Engine {
       const lead = docs[0] ?? 0;
       for (let d = mind.answerFirst[lead] ?? lead; d <= (mind.answerLast[lead] ?? lead); d++) chosen.add(d);
     }
-    return [...chosen].sort((a, b) => a - b).map((d) => mind.memories[d]).filter((m): m is StoredMemory => m !== undefined);
+    return mind.memoriesAt([...chosen].sort((a, b) => a - b));
   }
 }

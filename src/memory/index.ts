@@ -28,6 +28,8 @@ const MAX_TRACKED_TERMS = 32;
 
 export interface SearchHit {
   memory: StoredMemory;
+  /** The memory's position among the index's memories (`memories`). */
+  doc: number;
   /** Normalised strength in [0, 1]; see the module comment. */
   score: number;
   /** Distinct query terms (stems) found in the memory's text or question. */
@@ -45,7 +47,8 @@ export interface QueryTerm {
   topic: boolean;
 }
 
-function compareMemories(a: StoredMemory, b: StoredMemory): number {
+/** Memory order of every index: by snapshotId, then seq. */
+export function compareMemories(a: StoredMemory, b: StoredMemory): number {
   if (a.snapshotId !== b.snapshotId) return a.snapshotId < b.snapshotId ? -1 : 1;
   return a.seq - b.seq;
 }
@@ -126,45 +129,6 @@ export class MemoryIndex {
   documentFrequency(term: string): number {
     const id = this.vocab.get(term);
     return id === undefined ? 0 : this.df(this.text, id);
-  }
-
-  /** Every term of the index (text and question fields). */
-  vocabulary(): IterableIterator<string> {
-    return this.vocab.keys();
-  }
-
-  /** Position of each memory among the sorted docs (built on first use). */
-  private positions: Map<StoredMemory, number> | null = null;
-  private typical: number | null = null;
-
-  /** The whole answer a memory is part of: its neighbours in the same snapshot under the same question, in order. */
-  answerOf(memory: StoredMemory): StoredMemory[] {
-    this.positions ??= new Map(this.docs.map((m, i) => [m, i]));
-    const at = this.positions.get(memory);
-    if (at === undefined || memory.question === null) return [memory];
-    const same = (m: StoredMemory | undefined) => m !== undefined && m.snapshotId === memory.snapshotId && m.question === memory.question;
-    let first = at;
-    while (same(this.docs[first - 1])) first--;
-    let last = at;
-    while (same(this.docs[last + 1])) last++;
-    return this.docs.slice(first, last + 1);
-  }
-
-  /** Median length in words of the person's answers (runs of memories under one question); 0 without questions. */
-  get typicalAnswerWords(): number {
-    if (this.typical !== null) return this.typical;
-    const lengths: number[] = [];
-    let previous: StoredMemory | undefined;
-    for (const m of this.docs) {
-      const words = m.text.split(' ').length;
-      const continues = previous && m.question !== null && previous.snapshotId === m.snapshotId && previous.question === m.question;
-      if (continues) lengths[lengths.length - 1] = (lengths[lengths.length - 1] ?? 0) + words;
-      else if (m.question !== null) lengths.push(words);
-      previous = m;
-    }
-    lengths.sort((a, b) => a - b);
-    this.typical = lengths[Math.floor(lengths.length / 2)] ?? 0;
-    return this.typical;
   }
 
   /** Number of indexed memories. */
@@ -262,6 +226,6 @@ export class MemoryIndex {
     const raw = this.scores[doc] ?? 0;
     const mask = this.masks[doc] ?? 0;
     const matched = queryTerms.filter((_, qi) => qi < MAX_TRACKED_TERMS && (mask & (1 << qi)) !== 0).map((t) => t.term);
-    return { memory, score: ideal > 0 ? Math.min(1, raw / ideal) : 0, terms: matched };
+    return { memory, doc, score: ideal > 0 ? Math.min(1, raw / ideal) : 0, terms: matched };
   }
 }

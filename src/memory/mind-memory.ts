@@ -3,7 +3,7 @@
  * and semantic (word-vector) indexes over them, and the answers they form. Built once per set
  * (see domain/mind-memory.ts for the cache) and shared by both engines and the profile.
  */
-import { MemoryIndex } from './index.ts';
+import { compareMemories, MemoryIndex } from './index.ts';
 import { readSentence, type Candidate } from './profile-topics.ts';
 import { SemanticIndex } from './semantic.ts';
 import { termTokens, type TermToken } from './sentences.ts';
@@ -14,11 +14,6 @@ export type RetrievalMode = 'hybrid' | 'lexical';
 
 /** Sentences of set-up a passage may take from before its lead sentence. */
 const LEAD_IN = 2;
-
-function compareMemories(a: StoredMemory, b: StoredMemory): number {
-  if (a.snapshotId !== b.snapshotId) return a.snapshotId < b.snapshotId ? -1 : 1;
-  return a.seq - b.seq;
-}
 
 const wordCount = (text: string): number => text.split(' ').length;
 
@@ -90,13 +85,6 @@ export class MindMemory {
     return this.typical;
   }
 
-  /** Doc number of a memory (its position in `memories`), or -1. */
-  docOf(memory: StoredMemory): number {
-    this.positions ??= new Map(this.memories.map((m, i) => [m, i]));
-    return this.positions.get(memory) ?? -1;
-  }
-  private positions: Map<StoredMemory, number> | null = null;
-
   /**
    * A passage to quote, as doc numbers in order: from `lead` onwards through its answer until
    * `targetWords`, then, if the answer ends first, at most LEAD_IN sentences before it, so a
@@ -132,10 +120,8 @@ export class MindMemory {
   }
   private readonly readings = new Map<number, { candidates: Candidate[]; sentiment: number }>();
 
-  /** The whole answer a memory is part of, in order. */
-  answerOf(memory: StoredMemory): StoredMemory[] {
-    const doc = this.docOf(memory);
-    if (doc < 0) return [memory];
-    return this.memories.slice(this.answerFirst[doc], (this.answerLast[doc] ?? doc) + 1);
+  /** The memories at these doc numbers, in the order given. */
+  memoriesAt(docs: readonly number[]): StoredMemory[] {
+    return docs.map((d) => this.memories[d]).filter((m): m is StoredMemory => m !== undefined);
   }
 }

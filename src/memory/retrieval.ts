@@ -85,11 +85,10 @@ export function retrieve(mind: MindMemory, scenario: string, priorTurns: readonl
   const parts = scenarioTokens(scenario, priorTurns);
   const topics = parts.nouns;
   const expandable = parts.nounsAndVerbs;
-  const termWeight = (stem: string) => lexical.idfOf(stem);
   const askWeight = new Map<string, number>();
-  for (const t of parts.askTokens) askWeight.set(t.stem, termWeight(t.stem));
+  for (const t of parts.askTokens) askWeight.set(t.stem, lexical.idfOf(t.stem));
   const contextWeight = new Map<string, number>();
-  for (const t of parts.contextTokens) if (!askWeight.has(t.stem)) contextWeight.set(t.stem, termWeight(t.stem) * CONTEXT_WEIGHT);
+  for (const t of parts.contextTokens) if (!askWeight.has(t.stem)) contextWeight.set(t.stem, lexical.idfOf(t.stem) * CONTEXT_WEIGHT);
   const query = new Map<string, QueryTerm>();
   const put = (term: string, weight: number, covers: string | null) => {
     const had = query.get(term);
@@ -186,13 +185,18 @@ function fuse(mind: MindMemory, hits: readonly SearchHit[], sims: Float32Array |
     return e;
   };
   hits.forEach((h, rank) => {
-    const e = entry(mind.docOf(h.memory));
+    const e = entry(h.doc);
     e.lexical = h.score;
     e.covers = coversOf(h.terms);
     e.fused += 1 / (RRF_K + rank + 1);
   });
   if (sims) topSemantic(sims).forEach((doc, rank) => (entry(doc).fused += 1 / (RRF_K + rank + 1)));
   return [...byDoc.values()].sort((a, b) => b.fused - a.fused || a.doc - b.doc);
+}
+
+/** A retrieved sentence's relevance in [0, 1], as evidence reports it: its lexical match, or its semantic one. */
+export function relevanceOf(r: RankedDoc): number {
+  return Math.min(1, Math.max(r.lexical, Math.max(0, r.semantic / 1.5)));
 }
 
 /** Retrieved sentences grouped into the answers they belong to, best answer first. */

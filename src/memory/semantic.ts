@@ -42,17 +42,9 @@ export class SemanticIndex {
   static build(vectors: WordVectors, docTokens: ReadonlyArray<readonly TermToken[]>): SemanticIndex {
     const docVectors = new Float32Array(docTokens.length * DIMS);
     const wordsOfTerm = new Map<string, Set<string>>();
-    const scratch = new Float32Array(DIMS);
-    const embedInto = (tokens: readonly TermToken[], into: Float32Array, at: number) => {
-      scratch.fill(0);
-      for (const t of tokens) {
-        const row = vectors.row(t.word);
-        if (row >= 0) vectors.addTo(scratch, row, tokenWeight(vectors, t));
-      }
-      if (normalise(scratch)) into.set(scratch, at);
-    };
     docTokens.forEach((tokens, i) => {
-      embedInto(tokens, docVectors, i * DIMS);
+      const v = embedTokens(vectors, tokens);
+      if (v) docVectors.set(v, i * DIMS);
       for (const t of tokens) {
         let set = wordsOfTerm.get(t.stem);
         if (!set) wordsOfTerm.set(t.stem, (set = new Set()));
@@ -80,14 +72,9 @@ export class SemanticIndex {
     return new SemanticIndex(vectors, docVectors, termVectors, termNames, center);
   }
 
-  /** Unit vector of some tokens (IDF-weighted), or null when none has a vector. */
-  embed(tokens: readonly TermToken[], weightOf: (t: TermToken) => number = (t) => tokenWeight(this.vectors, t)): Float32Array | null {
-    const v = new Float32Array(DIMS);
-    for (const t of tokens) {
-      const row = this.vectors.row(t.word);
-      if (row >= 0) this.vectors.addTo(v, row, weightOf(t));
-    }
-    return normalise(v) ? v : null;
+  /** Unit vector of some tokens (SIF-weighted), or null when none has a vector. */
+  embed(tokens: readonly TermToken[]): Float32Array | null {
+    return embedTokens(this.vectors, tokens);
   }
 
   /** Unit vector of one word, or null. */
@@ -139,6 +126,16 @@ export class SemanticIndex {
 
 /** Words whose neighbours a mind remembers (then it starts over). */
 const NEIGHBOUR_CACHE = 5000;
+
+/** The SIF-weighted sum of the tokens' unit vectors, normalised; null when none has a vector. */
+function embedTokens(vectors: WordVectors, tokens: readonly TermToken[]): Float32Array | null {
+  const v = new Float32Array(DIMS);
+  for (const t of tokens) {
+    const row = vectors.row(t.word);
+    if (row >= 0) vectors.addTo(v, row, tokenWeight(vectors, t));
+  }
+  return normalise(v) ? v : null;
+}
 
 /** Dot product of `v` with each DIMS-long row of `rows`, into `out`. */
 function dotAll(rows: Float32Array, v: Float32Array, out: Float32Array): void {

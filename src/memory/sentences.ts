@@ -43,14 +43,18 @@ function clean(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** Raw sentence boundaries from wink-nlp. */
-function rawSentences(text: string): string[] {
-  return nlp
-    .readDoc(text)
+/** A wink-nlp document's sentences, whitespace collapsed, empty ones dropped. */
+function sentencesOf(doc: ReturnType<typeof nlp.readDoc>): string[] {
+  return doc
     .sentences()
     .out()
     .map(clean)
     .filter((s) => s.length > 0);
+}
+
+/** Raw sentence boundaries from wink-nlp. */
+function rawSentences(text: string): string[] {
+  return sentencesOf(nlp.readDoc(text));
 }
 
 /** Cut an overlong sentence into ~CHUNK_WORDS pieces, preferring to cut after a comma/semicolon/dash. */
@@ -223,10 +227,5 @@ export function readTagged(text: string): TaggedText {
     if (NOUN_TAGS.has(tag)) nouns.add(stem(word));
     if (NOUN_TAGS.has(tag) || tag === 'VERB') nounsAndVerbs.add(stem(word));
   });
-  const sentences = doc
-    .sentences()
-    .out()
-    .map(clean)
-    .filter((x) => x.length > 0);
-  return { sentences, nouns, nounsAndVerbs };
+  return { sentences: sentencesOf(doc), nouns, nounsAndVerbs };
 }
