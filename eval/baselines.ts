@@ -3,7 +3,8 @@
  * engine's answer (content F1 and discrimination). Every baseline that reads the question reads the
  * reworded one the engine is asked.
  */
-import { bm25Best, contentF1, termsOf } from './metrics.ts';
+import { MemoryIndex } from '../src/memory/index.ts';
+import { contentF1, termsOf } from './metrics.ts';
 import type { Interview, QaPair } from './interviews.ts';
 
 export const BASELINES = ['typical', 'bm25', 'random', 'other', 'oracle'] as const;
@@ -83,10 +84,13 @@ export function baselineTexts({ interview, heldOut, asked, all, random }: Baseli
   const typical = typicalAnswer(kept);
   const hiddenTurns = new Set(heldOut.map((p) => p.turn));
   const keptPairs = interview.pairs.filter((p) => !hiddenTurns.has(p.turn));
-  const keptQuestions = keptPairs.map((p) => termsOf(p.question));
+  // Plain BM25 (k1 1.2, b 0.75) over the kept questions: the project's index with only the text field filled.
+  const keptQuestions = MemoryIndex.build(
+    keptPairs.map((p, seq) => ({ snapshotId: '', seq, text: p.question, question: null, speaker: null, start: null, end: null, page: null })),
+  );
   return heldOut.map((pair, i) => {
     const question = asked[i] ?? pair.question;
-    const nearest = bm25Best(termsOf(question), keptQuestions);
+    const nearest = keptQuestions.search(question, 1)[0]?.doc ?? -1;
     return {
       typical,
       // Naive retrieval: the person's answer to the most similar kept question; the typical answer when none shares a word.

@@ -1,5 +1,5 @@
 /**
- * The evaluation's measures: content-word F1, discrimination, AUROC, a plain BM25, and the
+ * The evaluation's measures: content-word F1, discrimination, AUROC, and the
  * phrase matching of the scenario suite.
  */
 import { scoreAnswer as wordScores, tokenF1 } from '../src/memory/fidelity.ts';
@@ -59,32 +59,6 @@ export function auroc(positives: readonly number[], negatives: readonly number[]
   let u = 0;
   for (const p of positives) for (const n of negatives) u += p > n ? 1 : p === n ? 0.5 : 0;
   return u / (positives.length * negatives.length);
-}
-
-/**
- * Index of the document ranked first by plain Okapi BM25 (k1 1.2, b 0.75) for the query's terms, or -1
- * when no document shares a term with it. Works for any number of documents (also 1 or 2).
- */
-export function bm25Best(query: readonly string[], docs: readonly (readonly string[])[], k1 = 1.2, b = 0.75): number {
-  if (docs.length === 0) return -1;
-  const avgLen = docs.reduce((s, d) => s + d.length, 0) / docs.length || 1;
-  const df = new Map<string, number>();
-  for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
-  let best = { index: -1, score: 0 };
-  for (const [index, d] of docs.entries()) {
-    const tf = new Map<string, number>();
-    for (const t of d) tf.set(t, (tf.get(t) ?? 0) + 1);
-    let score = 0;
-    for (const q of new Set(query)) {
-      const f = tf.get(q) ?? 0;
-      if (f === 0) continue;
-      const n = df.get(q) ?? 0;
-      const idf = Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
-      score += (idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * d.length) / avgLen));
-    }
-    if (score > best.score) best = { index, score };
-  }
-  return best.index;
 }
 
 /** Lower-cased, every run of characters other than letters and digits one space: how passages are matched. */
