@@ -96,3 +96,13 @@ test('same scenario, same answer (determinism across separately built memories)'
   const shuffled = MindMemory.build('snap-maya', [...memories].reverse());
   assert.deepEqual(new GroundedEngine().answer({ mindName: 'Maya Chen', memory: shuffled, scenario }), ask(scenario));
 });
+
+test('the passage quoted is the window of the answer where the retrieved sentences weigh most, holding the best one', () => {
+  const memory = mind();
+  const first = memory.memories.findIndex((m) => m.text.startsWith('Hiring too fast'));
+  const [a, b, c] = [first, first + 1, first + 2];
+  const words = (memory.words[a] ?? 0) + 1; // room for about one sentence
+  assert.deepEqual(memory.passage(b, words), [b], 'unweighted: from the best sentence onwards');
+  assert.deepEqual(memory.passage(b, words, (d) => (d === a ? 1 : 0)), [a, b], 'an earlier sentence that weighs more moves the window back');
+  assert.equal(memory.passage(b, words, (d) => (d === c ? 1 : 0))[0], b, 'a later one leaves it starting at the best');
+});

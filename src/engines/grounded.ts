@@ -13,7 +13,7 @@ import type { Engine, EvidenceItem, SimulationInput, SimulationResult } from './
 import { passageEvidence } from './evidence.ts';
 import { confidenceOf } from '../memory/confidence.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
-import { relevanceOf, retrieve, type RankedDoc, type Retrieval } from '../memory/retrieval.ts';
+import { passageOf, relevanceOf, retrieve, type RankedDoc, type Retrieval } from '../memory/retrieval.ts';
 import { describeActing, describeFeeling, describeThinking, tidy } from './grounded-analysis.ts';
 
 export { tidy } from './grounded-analysis.ts';
@@ -30,6 +30,10 @@ export const LOW_CONFIDENCE = 0.35;
 const SAYING_MIN_WORDS = 60;
 const SAYING_MAX_WORDS = 300;
 const SAYING_LENGTH_FACTOR = 2;
+
+/** How many words of the person's own turn `saying` quotes for this mind. */
+export const sayingWords = (mind: MindMemory): number =>
+  Math.min(SAYING_MAX_WORDS, Math.max(SAYING_MIN_WORDS, mind.typicalAnswerWords * SAYING_LENGTH_FACTOR));
 /** Answers beyond the best one that also feed thinking/feeling/acting and the evidence. */
 const MORE_ANSWERS = 2;
 
@@ -63,8 +67,7 @@ export class GroundedEngine implements Engine {
     const best = retrieval.answers[0];
     const confidence = confidenceOf(retrieval.signals, mind.semantic !== null);
     if (!best || confidence < DECLINE_BELOW) return unknownResult(Math.min(confidence, DECLINE_BELOW));
-    const target = Math.min(SAYING_MAX_WORDS, Math.max(SAYING_MIN_WORDS, mind.typicalAnswerWords * SAYING_LENGTH_FACTOR));
-    const passage = mind.passage(best.lead.doc, target);
+    const passage = passageOf(mind, best, sayingWords(mind));
     const saying = passage.map((d) => tidy(mind.memories[d]?.text ?? '')).join(' ');
     const answers = retrieval.answers.slice(0, 1 + MORE_ANSWERS);
     const pool: RankedDoc[] = answers.flatMap((a) => [a.lead, ...a.support.slice(0, 2)]);
@@ -86,7 +89,7 @@ const RUNNER_UP_WORDS = 120;
  */
 function evidenceOf(mind: MindMemory, retrieval: Retrieval, passage: readonly number[], described: readonly number[]): EvidenceItem[] {
   const relevance = new Map(retrieval.ranked.map((r) => [r.doc, relevanceOf(r)]));
-  const passages = [passage, ...retrieval.answers.slice(1, 1 + MORE_ANSWERS).map((a) => mind.passage(a.lead.doc, RUNNER_UP_WORDS))];
+  const passages = [passage, ...retrieval.answers.slice(1, 1 + MORE_ANSWERS).map((a) => passageOf(mind, a, RUNNER_UP_WORDS))];
   const covered = new Set(passages.flat());
   const rest = [...new Set(described)].filter((d) => !covered.has(d)).map((d) => [d]);
   return [...passages, ...rest].map((docs) => passageEvidence(mind, relevance, docs));

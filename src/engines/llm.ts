@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { passageEvidence, round3 } from './evidence.ts';
 import type { StoredMemory } from '../memory/types.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
-import { relevanceOf, retrieve } from '../memory/retrieval.ts';
+import { passageOf, relevanceOf, retrieve } from '../memory/retrieval.ts';
 import type { LlmClient } from './llm-model.ts';
 import { memoriesBrief, passagesBrief, profileBrief, reflectionsBrief, simulationPrompt, simulationSystem } from './llm-prompt.ts';
 import type { Engine, SimulationInput, SimulationResult } from './types.ts';
@@ -35,7 +35,7 @@ export class LlmEngine implements Engine {
     const mind = input.memory;
     // The same retrieval as the offline engine: better retrieval improves both.
     const retrieval = retrieve(mind, input.scenario, input.priorTurns ?? []);
-    const passages = retrieval.answers.slice(0, PASSAGES).map((a) => mind.passage(a.lead.doc, PASSAGE_WORDS));
+    const passages = retrieval.answers.slice(0, PASSAGES).map((a) => passageOf(mind, a, PASSAGE_WORDS));
     const transcript = this.transcript(mind, passages);
     const profile = input.context ? profileBrief(input.context.profile) : '(none)';
     const reflections = reflectionsBrief(input.context?.reflections ?? []);

@@ -86,20 +86,32 @@ export class MindMemory {
   }
 
   /**
-   * A passage to quote, as doc numbers in order: from `lead` onwards through its answer until
-   * `targetWords`, then, if the answer ends first, at most LEAD_IN sentences before it, so a
-   * reply leads with what answers the ask.
+   * A passage to quote, as doc numbers in order, within `lead`'s answer: a window of about
+   * `targetWords` that holds `lead` and, among such windows, the most `weight` (the retrieved
+   * sentences' scores; ties keep the window that starts at `lead`), so a reply leads with what
+   * answers the ask; then, if the answer ends first, at most LEAD_IN sentences before it.
    */
-  passage(lead: number, targetWords: number): number[] {
+  passage(lead: number, targetWords: number, weight: (doc: number) => number = () => 0): number[] {
     const first = this.answerFirst[lead] ?? lead;
     const last = this.answerLast[lead] ?? lead;
-    const docs = [lead];
-    let words = this.words[lead] ?? 0;
-    for (let d = lead + 1; d <= last && words < targetWords; d++) {
-      docs.push(d);
-      words += this.words[d] ?? 0;
+    let docs: number[] = [];
+    let words = 0;
+    let best = -Infinity;
+    // Windows start at `lead` or at an earlier weighted sentence close enough to hold `lead` too.
+    for (let start = lead, before = 0; start >= first && before < targetWords; before += this.words[--start] ?? 0) {
+      if (start !== lead && weight(start) <= 0) continue;
+      const window: number[] = [];
+      let n = 0;
+      let score = 0;
+      for (let d = start; d <= last && (n < targetWords || d <= lead); d++) {
+        window.push(d);
+        n += this.words[d] ?? 0;
+        score += weight(d);
+      }
+      if (score > best) [docs, words, best] = [window, n, score];
     }
-    for (let d = lead - 1; d >= first && words < targetWords && lead - d <= LEAD_IN; d--) {
+    const from = docs[0] ?? lead;
+    for (let d = from - 1; d >= first && words < targetWords && from - d <= LEAD_IN; d--) {
       docs.unshift(d);
       words += this.words[d] ?? 0;
     }

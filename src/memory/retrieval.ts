@@ -199,6 +199,12 @@ export function relevanceOf(r: RankedDoc): number {
   return Math.min(1, Math.max(r.lexical, Math.max(0, r.semantic / 1.5)));
 }
 
+/** The passage of a retrieved answer to quote: about `words` long, where its retrieved sentences weigh most (MindMemory.passage). */
+export function passageOf(mind: MindMemory, answer: AnswerHit, words: number): number[] {
+  const weight = new Map([answer.lead, ...answer.support].map((r) => [r.doc, r.fused]));
+  return mind.passage(answer.lead.doc, words, (doc) => weight.get(doc) ?? 0);
+}
+
 /** Retrieved sentences grouped into the answers they belong to, best answer first. */
 function groupAnswers(mind: MindMemory, ranked: readonly RankedDoc[]): AnswerHit[] {
   const byAnswer = new Map<number, AnswerHit>();
