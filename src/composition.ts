@@ -38,6 +38,8 @@ export interface Context {
   store: Store;
   blobs: BlobStore;
   services: Services;
+  /** Each set of snapshots' memory, indexed once per process (dropped when its mind is deleted). */
+  memories: MindMemories;
   /** What the dashboard's sessions need (src/web). */
   web: WebSettings;
   createWorker(): Worker;
@@ -65,6 +67,7 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
   // The word-vector table (~200 ms to load) is read at start, not by the first simulate.
   if (config.retrievalMode === 'hybrid') wordVectors();
   const memories = new MindMemories(store, config.retrievalMode);
+  minds.onDeleted(({ snapshotIds }) => memories.forget(snapshotIds));
   const profiles = new ProfileService(store, minds, memories);
   const limiterStore = openRateLimitStore(config.rateLimit, store.repos.rateLimitWindows, log);
   const rateLimits = new RateLimits(config.rateLimit, limiterStore.store, config.rateLimit.store, limiterStore.close);
@@ -119,5 +122,5 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
     await analysis?.close();
     await store.destroy();
   };
-  return { config, log, store, blobs, services, web, createWorker, close };
+  return { config, log, store, blobs, services, memories, web, createWorker, close };
 }

@@ -65,6 +65,28 @@ function blobContract(name: string, make: () => Promise<BlobStore>) {
       await assert.rejects(store.putBuffer('../outside', Buffer.from('x')));
       await assert.rejects(store.get('/etc/passwd'));
     });
+
+    it('deletes a folder of blobs and nothing beside it', async () => {
+      const store = await make();
+      for (const k of ['artifacts/gone/a', 'artifacts/gone/b', 'artifacts/gone-not/c', 'artifacts/kept/d']) await store.putBuffer(k, Buffer.from(k));
+      await store.deletePrefix('artifacts/gone');
+      await store.deletePrefix('artifacts/never-there');
+      assert.equal(await store.size('artifacts/gone/a'), null);
+      assert.equal(await store.size('artifacts/gone/b'), null);
+      assert.equal(await store.size('artifacts/gone-not/c'), 'artifacts/gone-not/c'.length);
+      assert.equal(await store.size('artifacts/kept/d'), 'artifacts/kept/d'.length);
+    });
+
+    it('streams a body larger than one S3 part (multipart) whole', async () => {
+      const store = await make();
+      const bytes = Buffer.alloc(11 * 1024 * 1024 + 7, 0x5a);
+      const chunks = Array.from({ length: Math.ceil(bytes.length / 65536) }, (_, i) => bytes.subarray(i * 65536, (i + 1) * 65536));
+      assert.equal((await store.putStream('artifacts/m/large', Readable.from(chunks), { maxBytes: 20 * 1024 * 1024 })).size, bytes.length);
+      assert.ok((await store.get('artifacts/m/large')).equals(bytes));
+      const over = Readable.from(chunks);
+      await assert.rejects(store.putStream('artifacts/m/over', over, { maxBytes: 6 * 1024 * 1024 }), (e: unknown) => e instanceof DomainError && e.kind === 'too_large');
+      assert.equal(await store.size('artifacts/m/over'), null);
+    });
   });
 }
 

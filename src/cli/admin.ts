@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { z } from 'zod';
-import { compose, type Context } from '../composition.ts';
-import { loadConfig } from '../config.ts';
+import { sql } from 'kysely';
+import type { Context } from '../composition.ts';
+import { loadConfig, type Config } from '../config.ts';
 import { DomainError } from '../domain/errors.ts';
+import { backup, BackupError, restore } from './backup.ts';
 import { ask, readStdin } from './prompt.ts';
 
 /**
@@ -17,7 +19,12 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options]
   set-tier --account ID --tier standard|pro      -> {accountId, tier}
   create-webhook-credentials --account ID        -> {url, username, password}
   set-password --account ID                      -> {accountId, email}
-      (the password is read from stdin, or asked for without echo on a terminal)`;
+      (the password is read from stdin, or asked for without echo on a terminal)
+  erase-mind --mind ID                           -> {erased, mindId, accountId, snapshots}
+  backup --out FILE                              -> {out, bytes, minds, snapshots, blobs, …}
+      (while the service runs; SQLite and DATA_DIR/blobs only)
+  restore --from FILE                            -> {dataDir, minds, snapshots, blobs, …}
+      (into an empty or new DATA_DIR, with the service stopped)`;
 
 class UsageError extends Error {}
 
@@ -61,12 +68,26 @@ const commands: Record<string, (ctx: Context, v: Record<string, string | undefin
     const account = await ctx.services.logins.setPassword(accountId, password);
     return { accountId: account.id, email: account.email };
   },
+  'erase-mind': async (ctx, v) => {
+    const erased = await ctx.services.minds.eraseAnyAccount(need(v, 'mind'));
+    // SQLite (secure_delete) zeroes the freed pages; the checkpoint moves them into the database
+    // file and empties the WAL, so the mind's text is left in neither.
+    if (!ctx.config.store.databaseUrl) await sql`pragma wal_checkpoint(truncate)`.execute(ctx.store.db);
+    return { erased: true, ...erased };
+  },
+};
+
+/** Commands on the files themselves: they never open the service (nor create a database). */
+const fileCommands: Record<string, (config: Config, v: Record<string, string | undefined>) => Promise<object>> = {
+  backup: (config, v) => backup(config, need(v, 'out')),
+  restore: (config, v) => restore(config, need(v, 'from')),
 };
 
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const handler = command ? commands[command] : undefined;
-  if (!handler) {
+  const fileHandler = command ? fileCommands[command] : undefined;
+  if (!handler && !fileHandler) {
     process.stderr.write(`${command ? `Unknown command: ${command}\n` : ''}${USAGE}\n`);
     return 2;
   }
@@ -74,16 +95,26 @@ async function run(argv: string[]): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: rest,
-      options: { email: { type: 'string' }, tier: { type: 'string' }, account: { type: 'string' }, prefix: { type: 'string' }, name: { type: 'string' } },
+      options: Object.fromEntries(
+        ['email', 'tier', 'account', 'prefix', 'name', 'mind', 'out', 'from'].map((o) => [o, { type: 'string' as const }]),
+      ),
       strict: true,
     }));
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
     return 2;
   }
-  const ctx = await compose(loadConfig(), undefined, pino({ level: 'silent' }));
+  const config = loadConfig();
+  let ctx: Context | null = null;
   try {
-    const result = await handler(ctx, values);
+    let result: object;
+    if (handler) {
+      // Loaded only for the commands that open the service: backup and restore start faster without it.
+      ctx = await (await import('../composition.ts')).compose(config, undefined, pino({ level: 'silent' }));
+      result = await handler(ctx, values);
+    } else {
+      result = await (fileHandler as NonNullable<typeof fileHandler>)(config, values);
+    }
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (err) {
@@ -91,10 +122,10 @@ async function run(argv: string[]): Promise<number> {
       process.stderr.write(`${err.message}\n${USAGE}\n`);
       return 2;
     }
-    process.stderr.write(`${err instanceof DomainError ? err.message : String(err)}\n`);
+    process.stderr.write(`${err instanceof DomainError || err instanceof BackupError ? err.message : String(err)}\n`);
     return 1;
   } finally {
-    await ctx.close();
+    await ctx?.close();
   }
 }
 

@@ -15,6 +15,12 @@ import type { Store } from '../store/store.ts';
 
 /** Sets of snapshots kept indexed at once (each ~1–2 KB per memory). */
 const CAPACITY = 32;
+/**
+ * An entry unused this long is dropped: the bound on how long another process (an API node, or
+ * the service while `admin erase-mind` runs) keeps a deleted mind's memories, which it never
+ * serves again (their snapshot ids are no longer listed). The deleting process drops them at once.
+ */
+const IDLE_MS = 30 * 60_000;
 
 interface Entry {
   memory?: Promise<MindMemory>;
@@ -22,12 +28,27 @@ interface Entry {
 }
 
 export class MindMemories {
-  private readonly entries = new LRUCache<string, Entry>({ max: CAPACITY });
+  private readonly entries = new LRUCache<string, Entry>({ max: CAPACITY, ttl: IDLE_MS, updateAgeOnGet: true });
 
   constructor(
     private readonly store: Store,
     private readonly mode: RetrievalMode = 'hybrid',
-  ) {}
+  ) {
+    setInterval(() => this.entries.purgeStale(), 60_000).unref();
+  }
+
+  /** Drops every set that holds one of these snapshots (their mind was deleted). */
+  forget(snapshotIds: readonly string[]): void {
+    const gone = new Set(snapshotIds);
+    for (const key of [...this.entries.keys()]) {
+      if (key.split(',').some((id) => gone.has(id))) this.entries.delete(key);
+    }
+  }
+
+  /** The snapshot ids of every set held now (for erasure checks). */
+  heldSnapshotIds(): string[] {
+    return [...this.entries.keys()].flatMap((key) => key.split(','));
+  }
 
   /** The memory of these completed snapshots (in this order: it is the key). */
   memory(snapshotIds: readonly string[]): Promise<MindMemory> {

@@ -5,7 +5,7 @@ import type { AuthContext } from './accounts.ts';
 import { notFound } from './errors.ts';
 import { byCreatedAt, decodeCursor, toPage, type Page } from './pagination.ts';
 import { iso, type Runtime } from './runtime.ts';
-import { artifactUploadKey } from './uploads.ts';
+import { artifactBlobKey, artifactUploadKey } from './uploads.ts';
 
 export interface Mind {
   id: string;
@@ -31,8 +31,14 @@ export const toTwin = (r: DigitalTwinRow): DigitalTwin => ({
   updatedAt: r.updated_at,
 });
 
+/** What a deletion removed, for the caches that hold a mind's data (they drop it at once). */
+export interface DeletedMind {
+  mindId: string;
+  snapshotIds: readonly string[];
+}
+
 export class MindService {
-  private readonly deletedListeners: Array<() => void> = [];
+  private readonly deletedListeners: Array<(deleted: DeletedMind) => void> = [];
 
   constructor(
     private readonly store: Store,
@@ -41,7 +47,7 @@ export class MindService {
   ) {}
 
   /** Calls `fn` after this process deleted a mind (caches of its data drop it). */
-  onDeleted(fn: () => void): void {
+  onDeleted(fn: (deleted: DeletedMind) => void): void {
     this.deletedListeners.push(fn);
   }
 
@@ -88,10 +94,28 @@ export class MindService {
   /** Removes the mind with its twins, artifacts, snapshots and memories, then its blobs. */
   async delete(auth: AuthContext, mindId: string): Promise<void> {
     await this.require(auth, mindId);
-    const blobs = await this.store.repos.artifacts.blobKeysOfMind(mindId);
-    await this.store.transaction(({ repos }) => repos.minds.delete(auth.accountId, mindId));
-    for (const fn of this.deletedListeners) fn();
-    const keys = blobs.flatMap((b) => (this.blobs.direct ? [b.blob_key, artifactUploadKey(mindId, b.id)] : [b.blob_key]));
+    await this.erase(auth.accountId, mindId);
+  }
+
+  /** The operator's erasure (`admin erase-mind`): the same deletion, whatever the account. */
+  async eraseAnyAccount(mindId: string): Promise<{ mindId: string; accountId: string; snapshots: number }> {
+    const row = await this.store.repos.minds.anyAccount(mindId);
+    if (!row) throw notFound('The mind', 'mind_not_found');
+    const { snapshotIds } = await this.erase(row.account_id, mindId);
+    return { mindId, accountId: row.account_id, snapshots: snapshotIds.length };
+  }
+
+  /**
+   * Rows first (one transaction), then this process's caches, then every blob under the mind's
+   * folders: the artifacts, and the upload keys of direct (S3) uploads, including objects written
+   * after the rows were read (an upload that finished meanwhile).
+   */
+  private async erase(accountId: string, mindId: string): Promise<{ snapshotIds: readonly string[] }> {
+    const keys = (await this.store.repos.artifacts.blobKeysOfMind(mindId)).map((a) => a.blob_key);
+    const { snapshotIds } = await this.store.transaction(({ repos }) => repos.minds.delete(accountId, mindId));
+    for (const fn of this.deletedListeners) fn({ mindId, snapshotIds });
     await Promise.all(keys.map((k) => this.blobs.delete(k)));
+    await Promise.all([this.blobs.deletePrefix(artifactBlobKey(mindId)), this.blobs.deletePrefix(artifactUploadKey(mindId))]);
+    return { snapshotIds };
   }
 }

@@ -37,9 +37,13 @@ export function safeFileName(artifactId: string, fileName?: string, contentType?
   return `${artifactId}${ext}`;
 }
 
-export const artifactBlobKey = (mindId: string, artifactId: string) => `artifacts/${mindId}/${artifactId}`;
-/** Where a client writes through a presigned URL (direct uploads): never read, only copied to the artifact's key. */
-export const artifactUploadKey = (mindId: string, artifactId: string) => `uploads/${mindId}/${artifactId}`;
+/** An artifact's blob; without the artifact id, the mind's folder of them (deleted with the mind). */
+export const artifactBlobKey = (mindId: string, artifactId?: string) => `artifacts/${mindId}${artifactId ? `/${artifactId}` : ''}`;
+/**
+ * Where a client writes through a presigned URL (direct uploads): never read, only copied to the
+ * artifact's key. Without the artifact id, the mind's folder of them.
+ */
+export const artifactUploadKey = (mindId: string, artifactId?: string) => `uploads/${mindId}${artifactId ? `/${artifactId}` : ''}`;
 
 const denied = (code: string, message: string) => new DomainError('forbidden', code, message);
 

@@ -19,6 +19,7 @@ const StoreSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: bool.default(false),
+  S3_DIRECT_UPLOADS: bool.default(false),
 });
 
 export interface S3Settings {
@@ -31,6 +32,11 @@ export interface S3Settings {
   /** Unset: the AWS SDK's default credential chain (environment, instance role…). */
   credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
   forcePathStyle: boolean;
+  /**
+   * Signed URLs are presigned S3 PUTs straight to the bucket (opt-in) instead of the service's own
+   * one-time upload URL streaming to the bucket; README.md says what each guarantees.
+   */
+  directUploads?: boolean;
 }
 
 export interface StoreConfig {
@@ -67,6 +73,7 @@ export function loadStoreConfig(env: NodeJS.ProcessEnv): StoreConfig {
                 ? { accessKeyId: c.S3_ACCESS_KEY_ID, secretAccessKey: c.S3_SECRET_ACCESS_KEY }
                 : undefined,
             forcePathStyle: c.S3_FORCE_PATH_STYLE,
+            directUploads: c.S3_DIRECT_UPLOADS,
           }
         : null,
   };

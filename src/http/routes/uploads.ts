@@ -59,8 +59,14 @@ export const uploadReceiverRoutes =
         // (drained) and the client still gets its 413 instead of a reset connection.
         const body = new PassThrough();
         raw.pipe(body);
+        // An interrupted upload ends the store's stream too, so the blob is discarded and the URL
+        // can be used again (the artifact goes back to awaiting_upload).
         const aborted = new Promise<never>((_, reject) =>
-          raw.once('aborted', () => reject(new DomainError('invalid', 'upload_incomplete', 'The upload was interrupted.'))),
+          raw.once('aborted', () => {
+            const err = new DomainError('invalid', 'upload_incomplete', 'The upload was interrupted.');
+            body.destroy(err);
+            reject(err);
+          }),
         );
         try {
           const contentType = req.headers['content-type'] ?? null;

@@ -8,13 +8,15 @@ export interface BlobStore {
   get(key: string): Promise<Buffer>;
   size(key: string): Promise<number | null>;
   delete(key: string): Promise<void>;
-  /** Present when clients upload straight to the store (S3) instead of through the API. */
+  /** Deletes every blob whose key is under this folder (`artifacts/{mindId}`); nothing there is fine. */
+  deletePrefix(prefix: string): Promise<void>;
+  /** Present when clients upload straight to the store (S3 with S3_DIRECT_UPLOADS) instead of through the service. */
   readonly direct?: DirectUploads;
 }
 
 /** Uploads that bypass the API: a presigned PUT, then a check and a copy when the snapshot is created. */
 export interface DirectUploads {
-  /** A URL that accepts one PUT of the object's bytes until it expires. */
+  /** A URL that accepts PUTs of the object's bytes until it expires (the store cannot make it one-time). */
   presignPut(key: string, ttlSeconds: number): Promise<string>;
   /** The object's size and entity tag, or null when nothing was written. */
   head(key: string): Promise<{ size: number; etag: string } | null>;

@@ -2,23 +2,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { tooLarge } from '../../domain/errors.ts';
 import { checkBlobKey, type BlobStore } from './blob-store.ts';
-
-/** Counts bytes and stops the stream as soon as it passes the limit. */
-class ByteLimit extends Transform {
-  bytes = 0;
-  constructor(private readonly maxBytes: number) {
-    super();
-  }
-  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
-    this.bytes += chunk.length;
-    if (this.bytes > this.maxBytes) cb(tooLarge(this.maxBytes, 'The upload'));
-    else cb(null, chunk);
-  }
-}
+import { ByteLimit } from './byte-limit.ts';
 
 /** Blobs as files under a root folder; written to a temp file, fsynced, then renamed into place. */
 export class FilesystemBlobStore implements BlobStore {
@@ -85,5 +72,9 @@ export class FilesystemBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await fsp.rm(this.pathOf(key), { force: true });
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    await fsp.rm(this.pathOf(prefix), { recursive: true, force: true });
   }
 }

@@ -14,6 +14,9 @@ export async function openSqlite(dataDir: string): Promise<Kysely<Database>> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Deleted rows are overwritten with zeros, not left in free pages: a deleted mind's words do not
+  // linger in the file (the WAL keeps them until its next checkpoint; `admin erase-mind` forces one).
+  sqlite.pragma('secure_delete = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   await migrate(db);
   return db;

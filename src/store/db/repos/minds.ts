@@ -40,14 +40,34 @@ export class MindsRepo {
     return Number(r.numUpdatedRows) > 0;
   }
 
-  /** Deletes the mind and, explicitly (not relying on cascades), every row that hangs off it. */
-  async delete(accountId: string, id: string): Promise<void> {
-    const snapshotIds = this.db.selectFrom('snapshots').select('id').where('mind_id', '=', id);
-    await this.db.deleteFrom('memories').where('snapshot_id', 'in', snapshotIds).execute();
+  /** The mind whatever its account (operator commands only: the API always scopes by account). */
+  anyAccount(id: string): Promise<MindRow | undefined> {
+    return this.db.selectFrom('minds').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * Deletes the mind and, explicitly (not relying on cascades), every row that hangs off it or
+   * names it: twins, artifacts, snapshots with their memories, profiles and reflections, and the
+   * snapshots' jobs (their payload holds the snapshot id). Answers the deleted snapshots' ids.
+   */
+  async delete(accountId: string, id: string): Promise<{ snapshotIds: string[] }> {
+    const snapshotIds = (await this.db.selectFrom('snapshots').select('id').where('mind_id', '=', id).execute()).map((r) => r.id);
+    for (let i = 0; i < snapshotIds.length; i += 100) {
+      const batch = snapshotIds.slice(i, i + 100);
+      await this.db
+        .deleteFrom('jobs')
+        .where((eb) => eb.or(batch.map((sid) => eb('payload', 'like', `%"snapshotId":"${sid}"%`))))
+        .execute();
+    }
+    const ofMind = this.db.selectFrom('snapshots').select('id').where('mind_id', '=', id);
+    await this.db.deleteFrom('memories').where('snapshot_id', 'in', ofMind).execute();
+    await this.db.deleteFrom('snapshot_reflections').where('mind_id', '=', id).execute();
+    await this.db.deleteFrom('snapshot_profiles').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('snapshots').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('artifacts').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('digital_twins').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('minds').where('id', '=', id).where('account_id', '=', accountId).execute();
+    return { snapshotIds };
   }
 
   twinsOf(mindId: string): Promise<DigitalTwinRow[]> {

@@ -1,0 +1,273 @@
+/**
+ * The signed-URL upload contract, table-driven: the same checks on the embedded defaults and on
+ * PostgreSQL + S3 (s3rver) in its default configuration, where signed URLs are the service's own
+ * upload URLs streaming to the bucket. Then what the opt-in direct-to-bucket mode
+ * (S3_DIRECT_UPLOADS=true) guarantees, as README.md states it.
+ */
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { sampleInterview, teamsVtt } from './support/fixtures.ts';
+import { PG_SKIP, createDatabase, startS3, type TestDatabase, type TestS3 } from './support/scale.ts';
+import { client, startServer, waitForSnapshot, type Client, type TestServer } from './support/server.ts';
+
+/** Long enough for the checks that use a fresh URL on a busy machine; the expiry checks wait it out at the end. */
+const TTL_SECONDS = 6;
+const FIRST = teamsVtt(sampleInterview());
+/** A VTT without a cue: a snapshot that read it would fail. */
+const SECOND = 'WEBVTT\n\n';
+
+interface Mode {
+  srv: TestServer;
+  /** Every stored blob key, sorted. */
+  keys(): Promise<string[]>;
+  read(key: string): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+const put = (url: string, body: string, contentType = 'text/vtt') => fetch(url, { method: 'PUT', body, headers: { 'content-type': contentType } });
+const codeOf = async (r: Response) => ((await r.json()) as { error: { code: string } }).error.code;
+const form = (fields: Record<string, string>) => {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) f.append(k, v);
+  return f;
+};
+
+async function embedded(): Promise<Mode> {
+  const srv = await startServer({ SIGNED_URL_TTL_SECONDS: String(TTL_SECONDS) });
+  const root = path.join(srv.dataDir, 'blobs');
+  return {
+    srv,
+    keys: async () =>
+      fs
+        .readdirSync(root, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile() && !path.relative(root, e.parentPath).startsWith('.tmp'))
+        .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+        .sort(),
+    read: async (key) => fs.readFileSync(path.join(root, key)),
+    close: () => srv.stop(),
+  };
+}
+
+function bucket(s3: TestS3) {
+  const c = new S3Client({
+    endpoint: s3.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    forcePathStyle: true,
+  });
+  return {
+    client: c,
+    keys: async () => ((await c.send(new ListObjectsV2Command({ Bucket: s3.bucket }))).Contents ?? []).map((o) => o.Key ?? '').sort(),
+    read: async (key: string) => {
+      const r = await fetch(`${s3.endpoint}/${s3.bucket}/${key}`);
+      assert.equal(r.status, 200, key);
+      return Buffer.from(await r.arrayBuffer());
+    },
+  };
+}
+
+async function postgresS3(extra: Record<string, string> = {}): Promise<Mode> {
+  const [db, s3]: [TestDatabase, TestS3] = await Promise.all([createDatabase(), startS3()]);
+  const srv = await startServer({ DATABASE_URL: db.url, ...s3.env, SIGNED_URL_TTL_SECONDS: String(TTL_SECONDS), ...extra });
+  const b = bucket(s3);
+  return {
+    srv,
+    keys: b.keys,
+    read: b.read,
+    close: async () => {
+      await srv.stop();
+      b.client.destroy();
+      await s3.close();
+      await db.drop();
+    },
+  };
+}
+
+const MODES: Array<{ name: string; skip: string | false; open: () => Promise<Mode> }> = [
+  { name: 'embedded defaults (SQLite, blob folder)', skip: false, open: embedded },
+  { name: 'PostgreSQL + S3 (s3rver), default configuration', skip: PG_SKIP, open: () => postgresS3() },
+];
+
+/** Sleeps until a URL obtained earlier has surely expired (its expiry is whole seconds). */
+const untilExpired = (expiresAt: string) => new Promise((r) => setTimeout(r, Math.max(0, Date.parse(expiresAt) + 1100 - Date.now())));
+
+describe('signed-URL uploads', { concurrency: true }, () => {
+  for (const mode of MODES) {
+    describe(`upload contract: ${mode.name}`, { skip: mode.skip, concurrency: false }, () => {
+      let m: Mode;
+      let api: Client;
+      let mindId: string;
+      let expiring: { signedUrl: string; artifactId: string; expiresAt: string };
+      before(async () => {
+        m = await mode.open();
+        api = client(m.srv.api, m.srv.apiKey);
+        mindId = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind.id;
+        expiring = (await api.get(`/minds/${mindId}/signed-url`)).body;
+      });
+      after(() => m?.close());
+
+      const signedUrl = async () => (await api.get(`/minds/${mindId}/signed-url?fileName=talk.vtt`)).body as { signedUrl: string; artifactId: string };
+      const snapshotOf = (artifactId: string) => api.post(`/minds/${mindId}/snapshots`, form({ artifactId }));
+
+      it("answers the service's own upload URL", async () => {
+        const { signedUrl: url, artifactId } = await signedUrl();
+        assert.ok(url.startsWith(`${m.srv.baseUrl}/uploads/${artifactId}?expires=`), url);
+      });
+
+      it('a snapshot from an artifact never uploaded answers 409 artifact_not_uploaded at once', async () => {
+        const { artifactId } = await signedUrl();
+        const t0 = performance.now();
+        const r = await snapshotOf(artifactId);
+        assert.ok(performance.now() - t0 < 1000);
+        assert.equal(r.status, 409);
+        assert.equal(r.body.error.code, 'artifact_not_uploaded');
+        assert.equal((await api.get(`/minds/${mindId}/snapshots`)).body.length, 0, 'no snapshot was created');
+      });
+
+      it('one successful upload per URL: a second PUT is refused 409 and the snapshot reads the first body', async () => {
+        const { signedUrl: url, artifactId } = await signedUrl();
+        assert.equal((await put(url, FIRST)).status, 200);
+        const again = await put(url, SECOND, 'application/octet-stream');
+        assert.equal(again.status, 409);
+        assert.equal(await codeOf(again), 'signed_url_used');
+        const snap = await snapshotOf(artifactId);
+        assert.equal(snap.status, 200);
+        assert.equal((await waitForSnapshot(api, mindId, snap.body.mindAssessmentId)).status, 'completed');
+        assert.ok([409, 410].includes((await put(url, SECOND)).status), 'still refused after the snapshot (or expired by now)');
+        assert.equal((await m.read(`artifacts/${mindId}/${artifactId}`)).toString(), FIRST);
+      });
+
+      it('two PUTs at once: exactly one is stored, the other is refused 409', async () => {
+        const { signedUrl: url, artifactId } = await signedUrl();
+        const [a, b] = await Promise.all([put(url, FIRST), put(url, SECOND)]);
+        assert.deepEqual([a.status, b.status].sort(), [200, 409]);
+        const stored = (await m.read(`artifacts/${mindId}/${artifactId}`)).toString();
+        assert.equal(stored, a.status === 200 ? FIRST : SECOND);
+      });
+
+      it('an interrupted upload stores nothing and leaves the URL usable', async () => {
+        const { signedUrl: url, artifactId } = await signedUrl();
+        await new Promise<void>((resolve) => {
+          const req = http.request(url, { method: 'PUT', headers: { 'content-length': '100000' } });
+          req.on('error', () => resolve());
+          req.write(Buffer.alloc(1000, 0x41), () => setTimeout(() => (req.destroy(), resolve()), 200));
+        });
+        const deadline = Date.now() + 5000;
+        let retry = await put(url, FIRST);
+        while (retry.status === 409 && (await codeOf(retry)) === 'upload_in_progress' && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 100)); // the interrupted stream is being discarded
+          retry = await put(url, FIRST);
+        }
+        assert.equal(retry.status, 200);
+        assert.equal((await m.read(`artifacts/${mindId}/${artifactId}`)).toString(), FIRST);
+      });
+
+      it('a tampered signature is refused 403 (nothing stored) and the real URL still works', async () => {
+        const { signedUrl: url, artifactId } = await signedUrl();
+        const u = new URL(url);
+        const sig = u.searchParams.get('signature') ?? '';
+        u.searchParams.set('signature', `${sig.slice(0, -3)}${sig.endsWith('AAA') ? 'BBB' : 'AAA'}`);
+        const r = await put(u.toString(), SECOND);
+        assert.equal(r.status, 403);
+        assert.equal(await codeOf(r), 'invalid_signature');
+        assert.ok(!(await m.keys()).includes(`artifacts/${mindId}/${artifactId}`));
+        assert.equal((await snapshotOf(artifactId)).status, 409);
+        assert.equal((await put(url, FIRST)).status, 200);
+      });
+
+      it("deleting a mind removes its files from the store, and only its files", async () => {
+        const other = (await api.post('/minds', { name: 'Kept' })).body.mind.id as string;
+        const { body } = await api.get(`/minds/${other}/signed-url`);
+        assert.equal((await put(body.signedUrl, FIRST)).status, 200);
+        const before = await m.keys();
+        assert.ok(before.some((k) => k.includes(mindId)), 'the mind has files');
+        assert.equal((await api.del(`/minds/${mindId}`)).status, 204);
+        const afterKeys = await m.keys();
+        assert.deepEqual(afterKeys.filter((k) => k.includes(mindId)), []);
+        assert.deepEqual(afterKeys, before.filter((k) => !k.includes(mindId)));
+        assert.ok(afterKeys.includes(`artifacts/${other}/${body.artifactId}`));
+      });
+
+      it('an expired URL is refused 410 signed_url_expired', async () => {
+        await untilExpired(expiring.expiresAt);
+        const r = await put(expiring.signedUrl, FIRST);
+        assert.equal(r.status, 410);
+        assert.equal(await codeOf(r), 'signed_url_expired');
+      });
+    });
+  }
+
+  /**
+   * Opt-in direct uploads: presigned S3 PUTs to `uploads/{mindId}/{artifactId}`. S3 cannot make a
+   * URL one-time without a header the client would have to send, so a snapshot reads the object
+   * in place when it is created, copied by ETag to a key no URL can write.
+   */
+  describe('S3_DIRECT_UPLOADS=true (opt-in): what it guarantees', { skip: PG_SKIP, concurrency: false }, () => {
+    let m: Mode;
+    let api: Client;
+    let mindId: string;
+    let s3Prefix: string;
+    let expiring: { signedUrl: string; expiresAt: string };
+    before(async () => {
+      m = await postgresS3({ S3_DIRECT_UPLOADS: 'true', MAX_UPLOAD_BYTES: String(200 * 1024) });
+      api = client(m.srv.api, m.srv.apiKey);
+      mindId = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind.id;
+      s3Prefix = m.srv.env.S3_ENDPOINT ?? '';
+      expiring = (await api.get(`/minds/${mindId}/signed-url`)).body;
+    });
+    after(() => m?.close());
+
+    const signedUrl = async () => (await api.get(`/minds/${mindId}/signed-url?fileName=talk.vtt`)).body as { signedUrl: string; artifactId: string };
+    const snapshotOf = (artifactId: string) => api.post(`/minds/${mindId}/snapshots`, form({ artifactId }));
+
+    it('signed URLs point at the bucket; nothing uploaded → 409 at once', async () => {
+      const { signedUrl: url, artifactId } = await signedUrl();
+      assert.ok(url.startsWith(`${s3Prefix}/mindsim/uploads/${mindId}/${artifactId}?`), url);
+      const r = await snapshotOf(artifactId);
+      assert.equal(r.status, 409);
+      assert.equal(r.body.error.code, 'artifact_not_uploaded');
+    });
+
+    it('before the snapshot the last PUT wins; after it, no PUT changes what the snapshot read', async () => {
+      const { signedUrl: url, artifactId } = await signedUrl();
+      assert.equal((await put(url, SECOND)).status, 200);
+      assert.equal((await put(url, FIRST)).status, 200);
+      const snap = await snapshotOf(artifactId);
+      assert.equal(snap.status, 200);
+      assert.equal((await waitForSnapshot(api, mindId, snap.body.mindAssessmentId)).status, 'completed');
+      assert.equal((await put(url, SECOND)).status, 200, 'S3 accepts it…');
+      const again = await snapshotOf(artifactId);
+      assert.equal((await waitForSnapshot(api, mindId, again.body.mindAssessmentId)).status, 'completed', '…but it is never read');
+      assert.equal((await m.read(`artifacts/${mindId}/${artifactId}`)).toString(), FIRST);
+    });
+
+    it('413 at snapshot creation when the object is over MAX_UPLOAD_BYTES (HEAD), and the object is deleted', async () => {
+      const { signedUrl: url, artifactId } = await signedUrl();
+      const big = `WEBVTT\n\n${'00:00:01.000 --> 00:00:02.000\n<v Sam Okafor>words words words\n\n'.repeat(5000)}`;
+      assert.equal((await put(url, big)).status, 200);
+      const r = await snapshotOf(artifactId);
+      assert.equal(r.status, 413);
+      assert.equal(r.body.error.code, 'payload_too_large');
+      assert.ok(!(await m.keys()).includes(`uploads/${mindId}/${artifactId}`));
+    });
+
+    it('deleting the mind removes its artifacts and its pending uploads from the bucket', async () => {
+      const { signedUrl: url, artifactId } = await signedUrl();
+      assert.equal((await put(url, FIRST)).status, 200);
+      const keys = await m.keys();
+      assert.ok(keys.includes(`uploads/${mindId}/${artifactId}`));
+      assert.ok(keys.some((k) => k.startsWith(`artifacts/${mindId}/`)));
+      assert.equal((await api.del(`/minds/${mindId}`)).status, 204);
+      assert.deepEqual((await m.keys()).filter((k) => k.includes(mindId)), []);
+    });
+
+    it('an expired presigned URL is refused by the store (s3rver checks X-Amz-Expires, not signatures)', async () => {
+      await untilExpired(expiring.expiresAt);
+      assert.equal((await put(expiring.signedUrl, FIRST)).status, 403);
+    });
+  });
+});
