@@ -1,4 +1,4 @@
-import { buildApp } from './http/app.ts';
+import { buildApp, httpSettings } from './http/app.ts';
 import { compose } from './composition.ts';
 import { loadConfig } from './config.ts';
 
@@ -12,17 +12,10 @@ async function main(): Promise<void> {
 
   const app = workerOnly
     ? null
-    : await buildApp(ctx.services, {
-        publicUrl: config.publicUrl,
-        maxDirectFileBytes: config.maxDirectFileBytes,
-        maxUploadBytes: config.maxUploadBytes,
-        maxWebhookBytes: config.maxWebhookBytes,
-        logLevel: config.logLevel,
-        onSnapshotEnqueued: () => worker?.poke(),
-        isReady: () => ready,
-        web: ctx.web,
-        trustProxy: config.trustProxy,
-      });
+    : await buildApp(
+        ctx.services,
+        httpSettings(config, ctx.web, { onSnapshotEnqueued: () => worker?.poke(), isReady: () => ready }),
+      );
 
   if (app) {
     const owner = await ctx.services.accounts.ensureOwner();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { accessibilityViolations, chromiumAvailable, launchBrowser, overflowsHorizontally, screenshot, unlabelledControls } from './support/browser.ts';
+import { accessibilityViolations, chromiumAvailable, cspViolations, launchBrowser, overflowsHorizontally, screenshot, unlabelledControls } from './support/browser.ts';
 import { sampleInterview, teamsVtt } from './support/fixtures.ts';
 import { startServer, type TestServer } from './support/server.ts';
 
@@ -18,6 +18,7 @@ describe('dashboard in a real browser', { skip }, () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
+  let violations: string[] = [];
   const email = `e2e-${Date.now()}@example.com`;
   const password = 'correct horse battery';
 
@@ -27,6 +28,7 @@ describe('dashboard in a real browser', { skip }, () => {
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
     page.setDefaultTimeout(20_000);
+    violations = cspViolations(page);
   });
   after(async () => {
     await close?.();
@@ -196,6 +198,8 @@ describe('dashboard in a real browser', { skip }, () => {
     await page.waitForURL(/\/login$/);
     await page.goto(`${srv.baseUrl}/minds`);
     assert.match(page.url(), /\/login\?next=%2Fminds$/);
+    // Every page worked under the Content-Security-Policy (no inline script, style or eval needed).
+    assert.deepEqual(violations, []);
   });
 
   it('lets the keyboard reach every control, with a visible focus', async () => {

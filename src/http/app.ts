@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -9,7 +10,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { identifyApiKey, rejectUnidentified } from './plugins/auth.ts';
-import { errorBody, registerErrorHandling } from './plugins/errors.ts';
+import { clientErrorHandler, errorBody, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { responseSerializerCompiler } from './serializer.ts';
 import { meterUsage, registerRateLimit } from './plugins/rate-limit.ts';
 import { mcpRoutes } from './routes/mcp.ts';
@@ -19,13 +20,38 @@ import { simulateRoutes } from './routes/simulate.ts';
 import { snapshotRoutes } from './routes/snapshots.ts';
 import { signedUrlRoutes, uploadReceiverRoutes } from './routes/uploads.ts';
 import { webhookEventRoutes, webhookReceiverRoutes } from './routes/webhooks.ts';
+import { docsCsp, registerSecurityHeaders, uploadOriginsOf, useApiSecurityHeaders } from './security.ts';
 import type { HttpSettings, Services } from './services.ts';
 import { webPages } from '../web/plugin.ts';
+import type { WebSettings } from '../web/settings.ts';
+import type { Config } from '../config.ts';
 
 export const API_PREFIX = '/api/public/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/**
+ * Credentials that plugins may put in a log line (@fastify/multipart logs busboy's options, the
+ * request headers among them, at trace level): censored wherever they appear one or two levels down.
+ */
+const SECRET_HEADERS = ['authorization', 'cookie', '"x-csrf-token"', '"set-cookie"'];
+const REDACT = SECRET_HEADERS.flatMap((h) => [`headers.${h}`, `*.headers.${h}`, `*.*.headers.${h}`]);
+
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
+/** The HTTP settings of a configuration (main.ts, and tests that build the app in-process). */
+export function httpSettings(config: Config, web: WebSettings | undefined, extra: Partial<HttpSettings> = {}): HttpSettings {
+  return {
+    publicUrl: config.publicUrl,
+    maxDirectFileBytes: config.maxDirectFileBytes,
+    maxUploadBytes: config.maxUploadBytes,
+    maxWebhookBytes: config.maxWebhookBytes,
+    logLevel: config.logLevel,
+    web,
+    trustProxy: config.trustProxy,
+    uploadOrigins: uploadOriginsOf(config.store.s3),
+    ...extra,
+  };
+}
 
 /** The Fastify application: cross-cutting plugins, the public API scope, and the unauthenticated receivers. */
 export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyInstance> {
@@ -36,7 +62,11 @@ export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyI
       serializers: {
         req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: req.url.split('?')[0], id: req.id }),
       },
+      redact: { paths: REDACT, censor: '[redacted]' },
+      ...(cfg.logStream ? { stream: cfg.logStream as DestinationStream } : {}),
     },
+    frameworkErrors,
+    clientErrorHandler,
     bodyLimit: 1024 * 1024,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -47,6 +77,7 @@ export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyI
     trustProxy: typeof cfg.trustProxy === 'number' ? trustHops(cfg.trustProxy) : (cfg.trustProxy ?? false),
   }).withTypeProvider<ZodTypeProvider>();
 
+  if (cfg.onRoute) app.addHook('onRoute', (route) => cfg.onRoute?.({ method: route.method, url: route.url }));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   app.decorateRequest('auth', null);
@@ -56,6 +87,7 @@ export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyI
     done();
   });
   registerErrorHandling(app);
+  await registerSecurityHeaders(app, cfg.uploadOrigins);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -77,7 +109,7 @@ export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyI
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs', transformStaticCSP: docsCsp });
 
   app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
     if (cfg.isReady && !cfg.isReady()) return reply.code(503).send(errorBody('not_ready', 'The service is starting.'));
@@ -85,14 +117,19 @@ export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyI
   });
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
 
-  await app.register(uploadReceiverRoutes(s));
-  await app.register(webhookReceiverRoutes(s, cfg));
-  await app.register(mcpRoutes(s, cfg));
+  // The receivers and /mcp answer JSON, with the API's strict security headers.
+  await app.register(async (json) => {
+    useApiSecurityHeaders(json);
+    await json.register(uploadReceiverRoutes(s));
+    await json.register(webhookReceiverRoutes(s, cfg));
+    await json.register(mcpRoutes(s, cfg));
+  });
   if (cfg.web) await app.register(webPages(s, cfg.web, cfg));
 
   await app.register(
     async (api) => {
       api.removeContentTypeParser('text/plain'); // the API takes JSON and multipart only: anything else is 415
+      useApiSecurityHeaders(api);
       // Identify the key, count the request (per key; per address without a valid key), then 401.
       identifyApiKey(api, s.accounts);
       registerRateLimit(api, s.rateLimits);

@@ -41,4 +41,10 @@ export interface HttpSettings {
   isReady?: () => boolean;
   /** The dashboard; without it only the API is served (e.g. in tools that build the app alone). */
   web?: WebSettings;
+  /** Origins besides this one that the dashboard's upload script may PUT to (S3 presigned URLs), for its CSP. */
+  uploadOrigins?: string[];
+  /** Where the request log goes instead of stdout (tests read it). */
+  logStream?: { write(line: string): void };
+  /** Told of every route as it is added (tests derive their route tables from it). */
+  onRoute?: (route: { method: string | string[]; url: string }) => void;
 }

@@ -55,13 +55,29 @@ export function overflowsHorizontally(page: Page): Promise<boolean> {
 
 const AXE = fileURLToPath(import.meta.resolve('axe-core/axe.min.js'));
 
-/** WCAG 2 A/AA violations on the current page, found by axe-core injected into it: "rule: target" lines. */
+/**
+ * WCAG 2 A/AA violations on the current page, found by axe-core injected into it: "rule: target"
+ * lines. axe is evaluated through the DevTools protocol, which the page's CSP does not govern (an
+ * inline <script> tag, as addScriptTag writes, is refused by it).
+ */
 export async function accessibilityViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
+  await page.evaluate(fs.readFileSync(AXE, 'utf8'));
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
     const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
     return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
   });
   return violations;
+}
+
+/**
+ * Collects the page's Content-Security-Policy violations (Chromium reports each on the console):
+ * the dashboard must need no inline script, style or eval.
+ */
+export function cspViolations(page: Page): string[] {
+  const found: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to (execute|apply|load|evaluate|connect|frame)/i.test(m.text())) found.push(`${page.url()}: ${m.text()}`);
+  });
+  return found;
 }

@@ -112,7 +112,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Inbound webhook: any JSON (at most 1 MB), HTTP Basic credentials, Pro tier */
+        /** Inbound webhook: any JSON (at most 1 MB, nested at most 100 levels), HTTP Basic credentials, Pro tier */
         post: {
             parameters: {
                 query?: never;

@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { DomainError, type ErrorKind } from '../../domain/errors.ts';
 
@@ -71,4 +73,38 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((req, reply) => {
     reply.code(404).send(errorBody('route_not_found', `No route ${req.method} ${req.url.split('?')[0]}.`));
   });
+}
+
+/**
+ * Fastify's router errors (a malformed percent-encoding, a path segment over maxParamLength),
+ * answered before any route or hook: the same error body as everywhere else.
+ */
+export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  reply
+    .code(tooLong ? 414 : 400)
+    .header('X-Content-Type-Options', 'nosniff')
+    .send(tooLong ? errorBody('path_too_long', 'A part of the path is too long.') : errorBody('bad_url', 'The path is not a valid URL.'));
+}
+
+/**
+ * Requests Node's HTTP parser refuses (headers or request line over the size limit, malformed
+ * HTTP, a request that took too long): the error body, written on the socket since no request
+ * object exists, then the connection closed.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', 'The request line and headers are too large.']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'The request took too long to arrive.']
+        : [400, 'bad_request', 'The request is not valid HTTP.'];
+  const body = JSON.stringify(errorBody(code, message));
+  if (!socket.writable) return void socket.destroy(err);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+  );
+  socket.destroySoon();
 }

@@ -29,7 +29,7 @@ export const webhookReceiverRoutes =
         bodyLimit: cfg.maxWebhookBytes,
         schema: {
           tags: ['webhooks'],
-          summary: 'Inbound webhook: any JSON (at most 1 MB), HTTP Basic credentials, Pro tier',
+          summary: 'Inbound webhook: any JSON (at most 1 MB, nested at most 100 levels), HTTP Basic credentials, Pro tier',
           response: { 200: WebhookReceived, ...errorResponses(400, 401, 403, 413, 415) },
         },
         // Credentials are checked before the body is read or parsed.

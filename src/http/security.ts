@@ -1,0 +1,75 @@
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import type { S3Settings } from '../store/config.ts';
+
+/** One year, the usual HSTS lifetime. */
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * The dashboard's Content-Security-Policy: scripts and styles from this origin only (no inline
+ * script, no inline event handler, no eval), no framing, forms post back here only. `connect`
+ * adds the origins the upload script may PUT to (the S3 endpoint of presigned URLs).
+ */
+export function pageDirectives(connect: readonly string[] = []): Record<string, string[] | null> {
+  return {
+    'default-src': ["'self'"],
+    'base-uri': ["'self'"],
+    'connect-src': ["'self'", ...connect],
+    'font-src': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+    'img-src': ["'self'", 'data:'],
+    'object-src': ["'none'"],
+    'script-src': ["'self'"],
+    'script-src-attr': ["'none'"],
+    'style-src': ["'self'"],
+    // Not sent: on a plain-http deployment (the default, 127.0.0.1) it would break every asset.
+    'upgrade-insecure-requests': null,
+  };
+}
+
+/** JSON answers need nothing from a browser: nothing may load, nothing may frame them. */
+const API_DIRECTIVES = { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"], 'base-uri': ["'none'"], 'form-action': ["'none'"] };
+
+/**
+ * Security headers on every response (@fastify/helmet): CSP, X-Frame-Options, nosniff,
+ * Referrer-Policy, Cross-Origin-*-Policy…; HSTS only on requests that came over https (directly
+ * or through a proxy trusted with TRUST_PROXY that says X-Forwarded-Proto: https), since browsers
+ * ignore it over http and a plain-http install must stay reachable.
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, uploadOrigins: readonly string[] = []): Promise<void> {
+  await app.register(fastifyHelmet, {
+    global: true,
+    contentSecurityPolicy: { useDefaults: false, directives: pageDirectives(uploadOrigins) },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: false,
+  });
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.protocol === 'https') reply.header('Strict-Transport-Security', HSTS);
+    done();
+  });
+}
+
+/** Inside the API's scope (and the receivers'): the strict JSON policy instead of the pages' one. */
+export function useApiSecurityHeaders(scope: FastifyInstance): void {
+  scope.addHook('onRoute', (route) => {
+    route.config = { ...(route.config as object), helmet: { contentSecurityPolicy: { useDefaults: false, directives: API_DIRECTIVES } } } as typeof route.config;
+  });
+}
+
+/** The Swagger UI at /docs draws some of its widgets with inline style attributes; its scripts stay strict. */
+export const docsCsp = (header: string) => header.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+
+/**
+ * Where the dashboard's upload script PUTs with S3_DIRECT_UPLOADS: the endpoint presigned URLs
+ * name (with its bucket subdomains unless path-style), or AWS S3 itself. Nothing extra otherwise:
+ * signed URLs are then the service's own.
+ */
+export function uploadOriginsOf(s3: S3Settings | null | undefined): string[] {
+  if (!s3?.directUploads) return [];
+  const endpoint = s3.publicEndpoint ?? s3.endpoint;
+  if (!endpoint) return ['https://*.amazonaws.com'];
+  const u = new URL(endpoint);
+  return s3.forcePathStyle ? [u.origin] : [u.origin, `${u.protocol}//*.${u.host}`];
+}

@@ -1,0 +1,211 @@
+/**
+ * Requests for the fuzz test (test/abuse.fuzz.test.ts), one arbitrary per endpoint: valid,
+ * near-valid and invalid bodies, query strings and path ids, derived from the zod schemas of
+ * src/http/schemas.ts where the route has one. Every case is sent by account B; ids of account A
+ * are mixed into every id position.
+ */
+import fc, { type Arbitrary } from 'fast-check';
+import { CreateMindBody, PageQuery, SignedUrlQuery, SimulateBody, UpdateMindBody } from '../../src/http/schemas.ts';
+import { API, type World } from './abuse.ts';
+import { sampleInterview, teamsVtt } from './fixtures.ts';
+import { deepJson, invalidJson, nastyString, nearValid, valid } from './zod-arbitrary.ts';
+
+export type Part = { name: string; value: string } | { name: string; file: Uint8Array; filename: string; type: string };
+
+export interface Case {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  headers: Record<string, string>;
+  /** A JSON value (sent as JSON), raw text, or multipart parts. */
+  body?: { json: unknown } | { raw: string | Uint8Array } | { parts: Part[] };
+  /** Values in id positions (path, id fields): a 2xx with one of A's ids there breaks authorisation. */
+  ids: string[];
+}
+
+const enc = encodeURIComponent;
+const jsonTypes = fc.oneof(
+  { weight: 4, arbitrary: fc.constant('application/json') },
+  { weight: 1, arbitrary: fc.constantFrom('application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/xml', '', 'multipart/form-data') },
+);
+
+/** Any id a client could send: A's, B's, random uuids, not-uuids. */
+export function idPools(w: World) {
+  const nasty = fc.constantFrom('not-a-uuid', '00000000-0000-0000-0000-000000000000', w.a.mindId.toUpperCase(), `${w.a.mindId} `, '..', '%2e%2e', '*', '1 OR 1=1', 'null');
+  const any = fc.oneof(fc.constantFrom(...w.ids(w.a), ...w.ids(w.b)), fc.uuid(), nasty, nastyString(40));
+  return {
+    any,
+    /** Ids B may delete: never B's own mind with its completed snapshot (later properties need it). */
+    deletable: any.filter((id) => id !== w.b.mindId),
+    mind: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(w.a.mindId, w.b.mindId) }, any),
+  };
+}
+
+/** The query string of an object of fuzzed values (strings as they are, anything else as JSON). */
+function query(q: unknown): string {
+  if (!q || typeof q !== 'object') return q === undefined ? '' : `?${enc(String(q))}`;
+  const pairs = Object.entries(q).filter(([, v]) => v !== undefined);
+  return pairs.length ? `?${pairs.map(([k, v]) => `${enc(k)}=${enc(typeof v === 'string' ? v : JSON.stringify(v))}`).join('&')}` : '';
+}
+
+const cursor = fc.oneof(
+  fc.tuple(fc.date({ noInvalidDate: true }), fc.uuid()).map(([d, id]) => Buffer.from(`${d.toISOString()}|${id}`).toString('base64url')),
+  fc.jsonValue().map((v) => Buffer.from(JSON.stringify(v)).toString('base64url')),
+  nastyString(80),
+);
+const pageQuery = fc.oneof(valid(PageQuery, { cursor }), nearValid(PageQuery, { cursor }), fc.dictionary(nastyString(10), nastyString(20)));
+
+const jsonBody = <T>(good: Arbitrary<T>, near: Arbitrary<unknown>) =>
+  fc.oneof(
+    { weight: 2, arbitrary: good.map((json) => ({ json })) },
+    { weight: 2, arbitrary: near.map((json) => ({ json })) },
+    { weight: 1, arbitrary: invalidJson.map((raw) => ({ raw })) },
+  );
+
+export function cases(w: World): Record<string, Arbitrary<Case>> {
+  const ids = idPools(w);
+  const auth = { authorization: `Bearer ${w.b.apiKey}` };
+  const withType = (body: Case['body'], type: string): Record<string, string> => (body && 'json' in body ? (type ? { 'content-type': type } : {}) : { 'content-type': type || 'application/json' });
+
+  const vtt = teamsVtt(sampleInterview().slice(0, 4));
+  const file = fc.oneof(
+    fc.constant(new TextEncoder().encode(vtt)),
+    fc.uint8Array({ maxLength: 512 }),
+    fc.constantFrom(new Uint8Array(), new TextEncoder().encode('WEBVTT\n\n'), new TextEncoder().encode('%PDF-1.7\n'), Uint8Array.from([0x50, 0x4b, 3, 4])),
+  );
+  const filePart = fc.record({ file, filename: nastyString(30), type: fc.constantFrom('text/vtt', 'application/pdf', '', 'text/html') });
+  const field = (name: string, value: Arbitrary<string>) => value.map((v) => ({ name, value: v }));
+  const parts = fc
+    .tuple(
+      fc.option(field('artifactId', fc.oneof(ids.any, fc.constant(w.b.pendingArtifactId), fc.constant('')))),
+      fc.option(field('digitalTwinId', fc.oneof(ids.any, fc.constant(w.b.twinId)))),
+      fc.option(field('speaker', nastyString(300))),
+      fc.option(filePart.map((f) => ({ name: 'file', ...f }))),
+      fc.array(
+        fc.oneof(
+          fc.tuple(fc.constantFrom('status', 'id', 'accountId', 'mindId'), ids.any).map(([name, value]) => ({ name, value })),
+          filePart.map((f) => ({ name: 'other', ...f })),
+        ),
+        { maxLength: 2 },
+      ),
+    )
+    .map(([a, t, s, f, extra]) => [a, t, s, f, ...extra].filter((p) => p !== null) as Part[]);
+
+  const goodParts = fc
+    .tuple(fc.option(field('speaker', nastyString(100))), fc.option(fc.constant({ name: 'digitalTwinId', value: w.b.twinId })))
+    .map(([sp, tw]) => [sp, tw, { name: 'file', file: new TextEncoder().encode(vtt), filename: 'good.vtt', type: 'text/vtt' }].filter((p) => p !== null) as Part[]);
+  const snapshotIds = fc.oneof(fc.constantFrom(w.a.snapshotId, w.b.snapshotId), ids.any);
+  const status = (suffix: string) =>
+    fc.tuple(ids.mind, snapshotIds).map(([m, id]): Case => ({ method: 'GET', url: `${API}/minds/${enc(m)}/snapshots/${enc(id)}${suffix}`, headers: auth, ids: [m, id] }));
+
+  return {
+    'POST /api/public/v1/minds': fc.tuple(jsonBody(valid(CreateMindBody), nearValid(CreateMindBody)), jsonTypes).map(([body, type]) => ({
+      method: 'POST', url: `${API}/minds`, headers: { ...auth, ...withType(body, type) }, body, ids: [],
+    })),
+    'GET /api/public/v1/minds': pageQuery.map((q) => ({ method: 'GET', url: `${API}/minds${query(q)}`, headers: auth, ids: [] })),
+    'GET /api/public/v1/minds/:mindId': ids.any.map((id) => ({ method: 'GET', url: `${API}/minds/${enc(id)}`, headers: auth, ids: [id] })),
+    'PATCH /api/public/v1/minds/:mindId': fc.tuple(ids.mind, jsonBody(valid(UpdateMindBody), nearValid(UpdateMindBody)), jsonTypes).map(([id, body, type]) => ({
+      method: 'PATCH', url: `${API}/minds/${enc(id)}`, headers: { ...auth, ...withType(body, type) }, body, ids: [id],
+    })),
+    'DELETE /api/public/v1/minds/:mindId': ids.deletable.map((id) => ({ method: 'DELETE', url: `${API}/minds/${enc(id)}`, headers: auth, ids: [id] })),
+    'GET /api/public/v1/minds/:mindId/signed-url': fc
+      .tuple(ids.mind, fc.oneof(valid(SignedUrlQuery), nearValid(SignedUrlQuery), fc.record({ fileName: nastyString(600), contentType: nastyString(300) })))
+      .map(([id, q]) => ({ method: 'GET', url: `${API}/minds/${enc(id)}/signed-url${query(q)}`, headers: auth, ids: [id] })),
+    'POST /api/public/v1/minds/:mindId/snapshots': fc
+      .oneof(
+        { weight: 1, arbitrary: fc.tuple(fc.constant(w.b.mindId), goodParts.map((p) => ({ parts: p }))) },
+        { weight: 3, arbitrary: fc.tuple(ids.mind, parts.map((p) => ({ parts: p }))) },
+        { weight: 1, arbitrary: fc.tuple(ids.mind, fc.jsonValue().map((json) => ({ json }))) },
+      )
+      .map(([id, body]): Case => ({
+        method: 'POST', url: `${API}/minds/${enc(id)}/snapshots`, headers: auth, body,
+        ids: [id, ...('parts' in body ? body.parts.filter((p) => 'value' in p && /^(artifactId|digitalTwinId)$/.test(p.name)).map((p) => (p as { value: string }).value) : [])],
+      })),
+    'GET /api/public/v1/minds/:mindId/snapshots': fc.tuple(ids.mind, pageQuery).map(([id, q]) => ({
+      method: 'GET', url: `${API}/minds/${enc(id)}/snapshots${query(q)}`, headers: auth, ids: [id],
+    })),
+    'GET /api/public/v1/minds/:mindId/snapshots/:snapshotId/status': status('/status'),
+    'GET /api/public/v1/minds/:mindId/snapshots/:snapshotId': status(''),
+    'POST /api/public/v1/simulate': fc.tuple(jsonBody(valid(SimulateBody, { mindId: ids.mind }), nearValid(SimulateBody, { mindId: ids.mind })), jsonTypes).map(([body, type]) => ({
+      method: 'POST', url: `${API}/simulate`, headers: { ...auth, ...withType(body, type) }, body,
+      ids: 'json' in body && body.json && typeof body.json === 'object' ? [String((body.json as { mindId?: unknown }).mindId)] : [],
+    })),
+    'GET /api/public/v1/minds/:mindId/profile': ids.mind.map((id) => ({ method: 'GET', url: `${API}/minds/${enc(id)}/profile`, headers: auth, ids: [id] })),
+    'GET /api/public/v1/models': pageQuery.map((q) => ({ method: 'GET', url: `${API}/models${query(q)}`, headers: auth, ids: [] })),
+    'GET /api/public/v1/webhook-events': pageQuery.map((q) => ({ method: 'GET', url: `${API}/webhook-events${query(q)}`, headers: auth, ids: [] })),
+    'PUT /uploads/:artifactId': uploadCase(w, ids.any),
+    'POST /webhook': webhookCase(w),
+    'POST /mcp': mcpCase(w, ids.any),
+  };
+}
+
+/** Signed-URL uploads with a signature or expiry that is never the valid pair for the artifact. */
+function uploadCase(w: World, anyId: Arbitrary<string>): Arbitrary<Case> {
+  const b = new URL(w.b.signedUrl).searchParams;
+  const a = new URL(w.a.signedUrl).searchParams;
+  const sig = b.get('signature') ?? '';
+  const flip = (s: string, i: number) => s.slice(0, i % s.length) + (s[i % s.length] === 'a' ? 'b' : 'a') + s.slice((i % s.length) + 1);
+  const tampered = fc.oneof(
+    fc.nat().map((i) => ({ artifact: w.b.pendingArtifactId, expires: b.get('expires') ?? '', signature: flip(sig, i) })),
+    fc.integer({ min: -1e6, max: 1e6 }).filter((d) => d !== 0).map((d) => ({ artifact: w.b.pendingArtifactId, expires: String(Number(b.get('expires')) + d), signature: sig })),
+    fc.constant({ artifact: w.b.pendingArtifactId, expires: a.get('expires') ?? '', signature: a.get('signature') ?? '' }),
+    fc.constant({ artifact: w.a.pendingArtifactId, expires: b.get('expires') ?? '', signature: sig }),
+    fc.record({ artifact: anyId, expires: nastyString(20), signature: nastyString(80) }),
+  );
+  return fc.tuple(tampered, fc.uint8Array({ maxLength: 256 }), fc.constantFrom('text/vtt', 'application/octet-stream', '')).map(([t, bytes, type]) => ({
+    method: 'PUT',
+    url: `/uploads/${enc(t.artifact)}?expires=${enc(t.expires)}&signature=${enc(t.signature)}`,
+    headers: (type ? { 'content-type': type } : {}) as Record<string, string>,
+    body: { raw: bytes },
+    ids: [t.artifact],
+  }));
+}
+
+function webhookCase(w: World): Arbitrary<Case> {
+  const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
+  const authorization = fc.oneof(
+    { weight: 6, arbitrary: fc.constant(basic(w.b.webhook.username, w.b.webhook.password)) },
+    fc.constant(basic(w.a.webhook.username, w.b.webhook.password)),
+    nastyString(20).map((p) => basic(w.a.webhook.username, p)),
+    nastyString(60).map((s) => `Basic ${s}`),
+    fc.constant(`Bearer ${w.b.apiKey}`),
+    nastyString(60),
+  );
+  const body = fc.oneof(fc.jsonValue({ maxDepth: 4 }).map((json) => ({ json })), invalidJson.map((raw) => ({ raw })), deepJson.map((raw) => ({ raw })));
+  return fc.tuple(authorization, body, jsonTypes).map(([authz, b, type]) => ({
+    method: 'POST', url: '/webhook', headers: { authorization: authz, ...(type ? { 'content-type': type } : {}) }, body: b, ids: [],
+  }));
+}
+
+function mcpCase(w: World, anyId: Arbitrary<string>): Arbitrary<Case> {
+  const args = fc.record(
+    {
+      mindId: fc.oneof(fc.constantFrom(w.a.mindId, w.b.mindId), anyId),
+      snapshotId: fc.oneof(fc.constantFrom(w.a.snapshotId, w.b.snapshotId), anyId),
+      digitalTwinId: fc.oneof(fc.constant(w.a.twinId), anyId),
+      name: nastyString(50),
+      message: nastyString(200),
+      limit: fc.oneof(fc.integer({ min: -5, max: 300 }), nastyString(5)),
+      waitSeconds: fc.constant(0),
+      fileName: nastyString(30),
+      text: fc.oneof(fc.constant(teamsVtt(sampleInterview().slice(0, 2))), nastyString(100)),
+    },
+    { requiredKeys: [] },
+  );
+  const tools = fc.constantFrom('create_mind', 'list_minds', 'upload_transcript', 'get_snapshot_status', 'simulate', 'get_profile', 'nope');
+  const call = fc.tuple(tools, args).map(([name, a]) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: a } }));
+  const body = fc.oneof({ weight: 4, arbitrary: call.map((json) => ({ json })) }, { weight: 1, arbitrary: invalidJson.map((raw) => ({ raw })) });
+  const idKeys: Record<string, string[]> = {
+    upload_transcript: ['mindId', 'digitalTwinId'],
+    get_snapshot_status: ['mindId', 'snapshotId'],
+    simulate: ['mindId'],
+    get_profile: ['mindId'],
+  };
+  return body.map((b) => {
+    const params = 'json' in b ? (b.json as { params: { name: string; arguments: Record<string, unknown> } }).params : { name: '', arguments: {} };
+    return {
+      method: 'POST', url: '/mcp', body: b,
+      headers: { authorization: `Bearer ${w.b.apiKey}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+      ids: (idKeys[params.name] ?? []).map((k) => params.arguments[k]).filter((v): v is string => typeof v === 'string'),
+    };
+  });
+}

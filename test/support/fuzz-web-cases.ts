@@ -1,0 +1,59 @@
+/**
+ * Dashboard requests for the fuzz test: B's logged-in session sends its JSON endpoints (the upload
+ * script's), its forms and its pages fuzzed bodies, queries and path ids, A's ids among them.
+ */
+import fc, { type Arbitrary } from 'fast-check';
+import type { Session, World } from './abuse.ts';
+import { idPools, type Case } from './fuzz-cases.ts';
+import { invalidJson, nastyString } from './zod-arbitrary.ts';
+
+const enc = encodeURIComponent;
+
+export function webCases(w: World, session: Session): Record<string, Arbitrary<Case>> {
+  const ids = idPools(w);
+  const base = { cookie: session.cookie, 'x-csrf-token': session.csrf, accept: 'application/json' };
+  const json = (url: (id: string) => string, body: Arbitrary<Record<string, unknown>>, idFields: string[] = []) =>
+    fc.tuple(ids.mind, fc.oneof(body.map((j) => ({ json: j as unknown })), invalidJson.map((raw) => ({ raw })))).map(([id, b]): Case => ({
+      method: 'POST',
+      url: url(enc(id)),
+      headers: { ...base, 'content-type': 'application/json' },
+      body: b,
+      ids: [id, ...('json' in b ? idFields.map((f) => (b.json as Record<string, unknown>)[f]).filter((v): v is string => typeof v === 'string') : [])],
+    }));
+  const text = (n = 60) => fc.oneof(nastyString(n), fc.jsonValue({ maxDepth: 1 }));
+  const form = (url: Arbitrary<{ url: string; ids: string[] }>, fields: Arbitrary<Record<string, string>>) =>
+    fc.tuple(url, fields).map(([u, f]): Case => ({
+      method: 'POST',
+      url: u.url,
+      headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: { raw: new URLSearchParams({ _csrf: session.csrf, ...f }).toString() },
+      ids: u.ids,
+    }));
+  const page = (url: (id: string) => string) => ids.any.map((id): Case => ({ method: 'GET', url: url(enc(id)), headers: { cookie: session.cookie }, ids: [id] }));
+  const str = (n: number) => nastyString(n).map(String);
+
+  return {
+    'POST /minds/:mindId/uploads': json((id) => `/minds/${id}/uploads`, fc.record({ fileName: text(300), contentType: text(300) }, { requiredKeys: [] })),
+    'POST /minds/:mindId/snapshots': json(
+      (id) => `/minds/${id}/snapshots`,
+      fc.record({ artifactId: fc.oneof(ids.any, fc.constant(w.b.pendingArtifactId)), speaker: text(300) }, { requiredKeys: [] }),
+      ['artifactId'],
+    ),
+    'POST /minds/:mindId/simulate': json((id) => `/minds/${id}/simulate`, fc.record({ message: text(400), model: fc.oneof(fc.constantFrom('mind-reasoner-standard', 'mind-reasoner-pro'), text(30)) }, { requiredKeys: ['message'] })),
+    'POST /minds': form(fc.constant({ url: '/minds', ids: [] }), fc.record({ name: str(300) }, { requiredKeys: [] })),
+    'POST /minds/:mindId/rename': form(ids.mind.map((id) => ({ url: `/minds/${enc(id)}/rename`, ids: [id] })), fc.record({ name: str(300) }, { requiredKeys: [] })),
+    'POST /minds/:mindId/delete': form(ids.deletable.map((id) => ({ url: `/minds/${enc(id)}/delete`, ids: [id] })), fc.constant({})),
+    'POST /keys': form(fc.constant({ url: '/keys', ids: [] }), fc.record({ name: str(200) }, { requiredKeys: [] })),
+    'POST /keys/:keyId/revoke': form(ids.any.map((id) => ({ url: `/keys/${enc(id)}/revoke`, ids: [id] })), fc.constant({})),
+    'POST /signup': form(fc.constant({ url: '/signup', ids: [] }), fc.record({ email: str(400), password: str(40) }, { requiredKeys: [] })),
+    'POST /login': form(fc.constant({ url: '/login', ids: [] }), fc.record({ email: fc.oneof(fc.constant(w.a.email), str(100)), password: str(40), next: str(60) }, { requiredKeys: [] })),
+    'GET /minds/:mindId': page((id) => `/minds/${id}`),
+    'GET /minds/:mindId/snapshots': page((id) => `/minds/${id}/snapshots`),
+    'GET /minds/:mindId/profile': page((id) => `/minds/${id}/profile`),
+    'GET /minds/:mindId/delete': page((id) => `/minds/${id}/delete`),
+    'GET /minds': str(300).map((c) => ({ method: 'GET', url: `/minds?cursor=${enc(c)}`, headers: { cookie: session.cookie }, ids: [] })),
+    'GET /login': fc
+      .oneof(str(80), fc.constantFrom('//evil.example', '/\\evil.example', 'https://evil.example/', '/%2F%2Fevil.example', '/\t/evil.example', 'javascript:alert(1)'))
+      .map((next) => ({ method: 'GET', url: `/login?next=${enc(next)}`, headers: { cookie: session.cookie }, ids: [] })),
+  };
+}
