@@ -102,7 +102,7 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
       (err) => log.warn({ err }, 'an analysis thread ended abnormally'),
     );
     const pool = analysis;
-    return new Worker(
+    const worker = new Worker(
       store.queue,
       { [PROCESS_SNAPSHOT]: new ProcessSnapshotJob(store, blobs, rt, log, (task) => pool.analyse(task), llm ? reflector(llm) : null) },
       {
@@ -113,6 +113,9 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
       },
       log.child({ component: 'worker' }),
     );
+    // A snapshot created by this process is taken at once, not at the next poll.
+    services.snapshots.onEnqueued(() => worker.poke());
+    return worker;
   };
 
   const close = async () => {

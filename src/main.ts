@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     ? null
     : await buildApp(
         ctx.services,
-        httpSettings(config, ctx.web, { onSnapshotEnqueued: () => worker?.poke(), isReady: () => ready }),
+        httpSettings(config, ctx.web, { isReady: () => ready }),
       );
 
   if (app) {

@@ -41,7 +41,6 @@ before(async () => {
     maxUploadBytes: config.maxUploadBytes,
     maxWebhookBytes: config.maxWebhookBytes,
     logLevel: config.logLevel,
-    onSnapshotEnqueued: () => worker.poke(),
     web: ctx.web,
   });
   const owner = await ctx.services.accounts.ensureOwner();

@@ -10,7 +10,6 @@ import type { EngineContext } from '../engines/types.ts';
 import { MindMemory, type RetrievalMode } from '../memory/mind-memory.ts';
 import { mergeProfiles } from '../memory/profile-merge.ts';
 import type { StoredSnapshotProfile } from '../memory/profile-types.ts';
-import type { StoredMemory } from '../memory/types.ts';
 import type { Store } from '../store/store.ts';
 
 /** Sets of snapshots kept indexed at once (each ~1–2 KB per memory). */
@@ -77,17 +76,7 @@ export class MindMemories {
   }
 
   private async loadMemory(snapshotIds: readonly string[]): Promise<MindMemory> {
-    const rows = await this.store.repos.snapshots.memoriesOf([...snapshotIds]);
-    const memories: StoredMemory[] = rows.map((r) => ({
-      snapshotId: r.snapshot_id,
-      seq: r.seq,
-      speaker: r.speaker,
-      text: r.text,
-      start: r.start_s,
-      end: r.end_s,
-      page: r.page,
-      question: r.question,
-    }));
+    const memories = await this.store.repos.snapshots.memoriesOf(snapshotIds);
     return MindMemory.build(snapshotIds.join(','), memories, this.mode);
   }
 

@@ -3,13 +3,13 @@ import type { Fidelity } from '../engines/fidelity-check.ts';
 import { sniffFileKind } from '../ingest/sniff.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { ArtifactRow } from '../store/db/repos/artifacts.ts';
-import type { SnapshotRow } from '../store/db/repos/snapshots.ts';
 import type { Store, TxScope } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
 import { DomainError, conflict, invalid, notFound } from './errors.ts';
 import type { MindService } from './minds.ts';
-import { byCreatedAt, decodeCursor, toPage, type Page } from './pagination.ts';
+import { decodeCursor, toPage, type Page } from './pagination.ts';
 import { iso, type Runtime } from './runtime.ts';
+import { isFinal, type Snapshot, type SnapshotState } from './snapshot.ts';
 import { artifactBlobKey, safeFileName } from './uploads.ts';
 
 export const PROCESS_SNAPSHOT = 'process-snapshot';
@@ -19,7 +19,7 @@ export interface SnapshotStatus {
   mindId: string;
   artifactId: string;
   digitalTwinId: string | null;
-  status: SnapshotRow['status'];
+  status: SnapshotState;
   createdAt: string;
   startedAt: string | null;
   completedAt: string | null;
@@ -28,17 +28,18 @@ export interface SnapshotStatus {
   fidelity: Fidelity | null;
 }
 
-export const toStatus = (r: SnapshotRow): SnapshotStatus => ({
-  id: r.id,
-  mindId: r.mind_id,
-  artifactId: r.artifact_id,
-  digitalTwinId: r.digital_twin_id,
-  status: r.status,
-  createdAt: r.created_at,
-  startedAt: r.started_at,
-  completedAt: r.completed_at,
-  error: r.error_code ? { code: r.error_code, message: r.error_message ?? '' } : null,
-  fidelity: r.fidelity ? (JSON.parse(r.fidelity) as Fidelity) : null,
+/** What clients see of a snapshot. */
+export const toStatus = (s: Snapshot): SnapshotStatus => ({
+  id: s.id,
+  mindId: s.mindId,
+  artifactId: s.artifactId,
+  digitalTwinId: s.digitalTwinId,
+  status: s.status,
+  createdAt: s.createdAt,
+  startedAt: s.startedAt,
+  completedAt: s.completedAt,
+  error: s.error,
+  fidelity: s.fidelity,
 });
 
 export interface SnapshotOptions {
@@ -58,8 +59,6 @@ export interface SnapshotServiceOptions {
   /** How long a final (completed or failed) status is answered from memory; 0 = always read. */
   statusCacheMs?: number;
 }
-
-const isFinal = (s: SnapshotStatus) => s.status === 'completed' || s.status === 'failed';
 
 export class SnapshotService {
   private readonly settleDirectUpload: (artifact: ArtifactRow) => Promise<void>;
@@ -81,6 +80,18 @@ export class SnapshotService {
     const ttl = opts.statusCacheMs ?? 0;
     this.finalStatuses = ttl > 0 ? new LRUCache({ max: 10_000, ttl }) : null;
     minds.onDeleted(() => this.finalStatuses?.clear());
+  }
+
+  private readonly enqueuedListeners: Array<() => void> = [];
+
+  /** Calls `fn` after a snapshot and its job are committed (the composition root wakes this process's worker). */
+  onEnqueued(fn: () => void): void {
+    this.enqueuedListeners.push(fn);
+  }
+
+  private enqueued(started: StartedAssessment): StartedAssessment {
+    for (const fn of this.enqueuedListeners) fn();
+    return started;
   }
 
   private async checkTwin(mindId: string, twinId: string | undefined): Promise<void> {
@@ -105,8 +116,9 @@ export class SnapshotService {
     const key = artifactBlobKey(mindId, artifactId);
     const at = iso(this.rt.now());
     await this.blobs.putBuffer(key, file.bytes);
+    let started: StartedAssessment;
     try {
-      return await this.store.transaction(async ({ repos, queue }) => {
+      started = await this.store.transaction(async ({ repos, queue }) => {
         await repos.artifacts.insert({
           id: artifactId,
           mind_id: mindId,
@@ -126,6 +138,7 @@ export class SnapshotService {
       await this.blobs.delete(key);
       throw err;
     }
+    return this.enqueued(started);
   }
 
   /** The signed-URL path: the file was uploaded before; its type is checked when it is processed. */
@@ -143,7 +156,7 @@ export class SnapshotService {
     if (artifact.state !== 'uploaded' && (await this.store.repos.artifacts.byId(artifactId))?.state !== 'uploaded') {
       throw conflict('artifact_not_uploaded', 'Nothing has been uploaded to this artifact yet: PUT the file to its signed URL first.');
     }
-    return this.store.transaction((tx) => this.start(tx, auth, mindId, artifactId, opts));
+    return this.enqueued(await this.store.transaction((tx) => this.start(tx, auth, mindId, artifactId, opts)));
   }
 
   /** Creates the snapshot and enqueues its job in the caller's transaction. */
@@ -157,23 +170,14 @@ export class SnapshotService {
     const id = this.rt.newId();
     await tx.repos.snapshots.insert({
       id,
-      mind_id: mindId,
-      account_id: auth.accountId,
-      artifact_id: artifactId,
-      digital_twin_id: opts.digitalTwinId ?? null,
+      mindId,
+      accountId: auth.accountId,
+      artifactId,
+      digitalTwinId: opts.digitalTwinId ?? null,
       speaker: opts.speaker?.trim() || null,
-      status: 'pending',
-      error_code: null,
-      error_message: null,
-      file_kind: null,
-      person: null,
-      memory_count: null,
-      fidelity: null,
-      reflections_error: null,
-      created_at: iso(this.rt.now()),
-      started_at: null,
-      completed_at: null,
+      createdAt: iso(this.rt.now()),
     });
+    // One account's files take turns with other accounts' (a batch of slow files delays others by one file at most).
     await tx.queue.enqueue(PROCESS_SNAPSHOT, { snapshotId: id });
     return { message: 'Mind assessment started', mindAssessmentId: id, artifactId };
   }
@@ -188,14 +192,14 @@ export class SnapshotService {
       throw notFound('The snapshot', 'snapshot_not_found');
     }
     const status = toStatus(row);
-    if (isFinal(status)) this.finalStatuses?.set(key, status);
+    if (isFinal(status.status)) this.finalStatuses?.set(key, status);
     return status;
   }
 
   async list(auth: AuthContext, mindId: string, limit: number, cursor?: string): Promise<Page<SnapshotStatus>> {
     await this.minds.require(auth, mindId);
     const rows = await this.store.repos.snapshots.page(auth.accountId, mindId, decodeCursor(cursor), limit);
-    return toPage(rows, limit, toStatus, byCreatedAt);
+    return toPage(rows, limit, toStatus, (r) => r.createdAt);
   }
 }
 

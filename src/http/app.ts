@@ -124,7 +124,7 @@ export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyI
     await json.register(webhookReceiverRoutes(s, cfg));
     await json.register(mcpRoutes(s, cfg));
   });
-  if (cfg.web) await app.register(webPages(s, cfg.web, cfg));
+  if (cfg.web) await app.register(webPages(s, cfg.web));
 
   await app.register(
     async (api) => {

@@ -36,8 +36,6 @@ export interface HttpSettings {
   logLevel: string;
   /** Fastify's trustProxy (see Config.trustProxy). */
   trustProxy?: boolean | number | string;
-  /** Called after a snapshot is enqueued, so an in-process worker can start at once. */
-  onSnapshotEnqueued?: () => void;
   isReady?: () => boolean;
   /** The dashboard; without it only the API is served (e.g. in tools that build the app alone). */
   web?: WebSettings;

@@ -34,11 +34,10 @@ export class ProcessSnapshotJob implements JobHandler {
     const { snapshotId } = Payload.parse(payload);
     const { snapshots, artifacts, minds } = this.store.repos;
     const snap = await snapshots.byId(snapshotId);
-    if (!snap || snap.status === 'completed' || snap.status === 'failed') return;
-    await snapshots.update(snap.id, { status: 'processing', started_at: snap.started_at ?? iso(this.rt.now()) });
+    if (!snap || !(await snapshots.start(snap.id, iso(this.rt.now())))) return; // final already, or deleted
 
-    const artifact = await artifacts.byId(snap.artifact_id);
-    const mind = await minds.byId(snap.account_id, snap.mind_id);
+    const artifact = await artifacts.byId(snap.artifactId);
+    const mind = await minds.byId(snap.accountId, snap.mindId);
     if (!artifact || !mind) return; // deleted while queued
     const bytes = await this.blobs.get(artifact.blob_key);
 
@@ -49,50 +48,31 @@ export class ProcessSnapshotJob implements JobHandler {
       await this.fail(snap.id, result.code, result.message);
       return;
     }
-    const { format, person } = result;
-
-    const rows = result.memories.map((m) => ({
-      snapshot_id: snap.id,
-      mind_id: snap.mind_id,
-      seq: m.seq,
-      speaker: m.speaker,
-      text: m.text,
-      start_s: m.start,
-      end_s: m.end,
-      page: m.page,
-      question: m.question,
-    }));
+    const { format, person, memories } = result;
     const reflected = await this.reflections(snap.id, mind.name, result);
     const now = iso(this.rt.now());
-    await this.store.transaction(async ({ repos }) => {
-      if (!(await repos.snapshots.byId(snap.id))) return;
-      await repos.snapshots.replaceMemories(snap.id, rows);
-      await repos.profiles.saveProfile({ snapshot_id: snap.id, mind_id: snap.mind_id, profile: JSON.stringify(result.profile), created_at: now });
+    const outcome = { fileKind: format, person, memoryCount: memories.length, fidelity: result.fidelity, reflectionsError: reflected.ok ? null : reflected.error };
+    const completed = await this.store.transaction(async ({ repos }) => {
+      // The move first: a snapshot deleted or failed meanwhile gets no memories.
+      if (!(await repos.snapshots.complete(snap.id, outcome, iso(this.rt.now())))) return false;
+      await repos.snapshots.replaceMemories(snap.id, snap.mindId, memories);
+      await repos.profiles.saveProfile({ snapshot_id: snap.id, mind_id: snap.mindId, profile: JSON.stringify(result.profile), created_at: now });
       await repos.profiles.replaceReflections(
         snap.id,
         (reflected.ok ? reflected.reflections : []).map((r) => ({
           snapshot_id: snap.id,
-          mind_id: snap.mind_id,
+          mind_id: snap.mindId,
           expert: r.expert,
           text: r.text,
           model: reflected.ok ? reflected.model : '',
           created_at: now,
         })),
       );
-      await repos.snapshots.update(snap.id, {
-        status: 'completed',
-        completed_at: iso(this.rt.now()),
-        file_kind: format,
-        person,
-        memory_count: rows.length,
-        fidelity: result.fidelity ? JSON.stringify(result.fidelity) : null,
-        reflections_error: reflected.ok ? null : reflected.error,
-        error_code: null,
-        error_message: null,
-      });
+      return true;
     });
+    if (!completed) return;
     this.log.info(
-      { snapshotId: snap.id, format, memories: rows.length, ms: Math.round(performance.now() - t0) },
+      { snapshotId: snap.id, format, memories: memories.length, ms: Math.round(performance.now() - t0) },
       'snapshot completed',
     );
   }
@@ -116,18 +96,11 @@ export class ProcessSnapshotJob implements JobHandler {
 
   async exhausted(payload: unknown, error: string): Promise<void> {
     const { snapshotId } = Payload.parse(payload);
-    const snap = await this.store.repos.snapshots.byId(snapshotId);
-    if (!snap || snap.status === 'completed' || snap.status === 'failed') return;
     await this.fail(snapshotId, 'processing_failed', `Processing failed after every retry: ${error}`);
   }
 
+  /** Fails the snapshot unless it is final already (or gone). */
   async fail(snapshotId: string, code: string, message: string): Promise<void> {
-    await this.store.repos.snapshots.update(snapshotId, {
-      status: 'failed',
-      completed_at: iso(this.rt.now()),
-      error_code: code,
-      error_message: message,
-    });
-    this.log.info({ snapshotId, code }, 'snapshot failed');
+    if (await this.store.repos.snapshots.fail(snapshotId, { code, message }, iso(this.rt.now()))) this.log.info({ snapshotId, code }, 'snapshot failed');
   }
 }

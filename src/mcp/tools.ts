@@ -6,6 +6,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { isFinal } from '../domain/snapshot.ts';
 
 export type McpTransportKind = 'http' | 'stdio';
 
@@ -107,7 +108,7 @@ async function waitForStatus(backend: MindsimBackend, mindId: string, snapshotId
   let interval = 250;
   for (;;) {
     const status = await backend.snapshotStatus(mindId, snapshotId);
-    if (status.status === 'completed' || status.status === 'failed' || Date.now() >= deadline) return status;
+    if (isFinal(status.status) || Date.now() >= deadline) return status;
     await new Promise((r) => setTimeout(r, Math.min(interval, deadline - Date.now())));
     interval = Math.min(interval * 1.5, 2000);
   }

@@ -7,7 +7,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySession from '@fastify/session';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import type { HttpSettings, Services } from '../http/services.ts';
+import type { Services } from '../http/services.ts';
 import { attachViewer, registerPageErrors } from './guard.ts';
 import { accountPages } from './routes/account.ts';
 import { authPages } from './routes/auth.ts';
@@ -26,7 +26,7 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * The dashboard at `/`: server-rendered pages (Eta templates) enhanced with htmx, on their own
  * encapsulated scope: cookies, sessions, CSRF and form bodies exist here and nowhere in the API.
  */
-export function webPages(s: Services, web: WebSettings, cfg: HttpSettings) {
+export function webPages(s: Services, web: WebSettings) {
   return async (app: FastifyInstance) => {
     app.addHook('onRoute', (route) => {
       route.schema = { ...route.schema, hide: true }; // pages are not part of the OpenAPI document
@@ -35,12 +35,12 @@ export function webPages(s: Services, web: WebSettings, cfg: HttpSettings) {
     await app.register(fastifyStatic, { root: PUBLIC, prefix: '/assets/', maxAge: '1h' });
     await app.register(fastifyStatic, { root: HTMX, prefix: '/assets/vendor/', decorateReply: false, maxAge: '1d' });
 
-    await app.register(sessionPages(s, web, cfg));
+    await app.register(sessionPages(s, web));
   };
 }
 
 /** The pages proper: cookies, the session, CSRF, form bodies and log-in throttling, then the routes. */
-function sessionPages(s: Services, web: WebSettings, cfg: HttpSettings) {
+function sessionPages(s: Services, web: WebSettings) {
   return async (app: FastifyInstance) => {
     // `Secure` whenever the request came over https (directly, or via a proxy trusted with TRUST_PROXY).
     const cookie = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: 'auto' as const };
@@ -78,7 +78,7 @@ function sessionPages(s: Services, web: WebSettings, cfg: HttpSettings) {
     await app.register(authPages(s, attempts));
     await app.register(keyPages(s));
     await app.register(mindPages(s));
-    await app.register(mindDetailPages(s, cfg));
+    await app.register(mindDetailPages(s));
     await app.register(webhookPages(s));
     await app.register(usagePages(s));
     await app.register(accountPages(s, attempts));

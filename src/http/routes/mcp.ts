@@ -28,9 +28,7 @@ class ServiceBackend implements MindsimBackend {
     if (transcript.kind !== 'content') throw new Error('Send the transcript content over HTTP.');
     if (transcript.bytes.length > this.cfg.maxDirectFileBytes) throw tooLarge(this.cfg.maxDirectFileBytes, 'The transcript');
     const file = { bytes: transcript.bytes, fileName: transcript.fileName };
-    const started = await this.s.snapshots.createFromFile(this.auth, mindId, file, { digitalTwinId, speaker });
-    this.cfg.onSnapshotEnqueued?.();
-    return started;
+    return this.s.snapshots.createFromFile(this.auth, mindId, file, { digitalTwinId, speaker });
   }
 
   snapshotStatus(mindId: string, snapshotId: string) {

@@ -92,11 +92,9 @@ const snapshotCreation =
         if (!file && !artifactId) throw invalid('file_or_artifact_required', 'Send either a "file" or an "artifactId".');
         if (file && artifactId) throw invalid('file_and_artifact_given', 'Send either a "file" or an "artifactId", not both.');
         const opts = { digitalTwinId, speaker };
-        const started = file
-          ? await s.snapshots.createFromFile(auth, req.params.mindId, file, opts)
-          : await s.snapshots.createFromArtifact(auth, req.params.mindId, artifactId as string, opts);
-        cfg.onSnapshotEnqueued?.();
-        return started;
+        return file
+          ? s.snapshots.createFromFile(auth, req.params.mindId, file, opts)
+          : s.snapshots.createFromArtifact(auth, req.params.mindId, artifactId as string, opts);
       },
     );
   };

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AuthContext } from '../../domain/accounts.ts';
 import { DomainError } from '../../domain/errors.ts';
-import type { HttpSettings, Services } from '../../http/services.ts';
+import type { Services } from '../../http/services.ts';
 import { viewerAuth } from '../guard.ts';
 import { render } from '../render.ts';
 
@@ -41,7 +41,7 @@ async function profileOf(s: Services, auth: AuthContext, mindId: string) {
  * One mind: its snapshots with live status, upload through the signed-URL flow (the browser PUTs
  * the file straight to the signed URL, with progress), the persona profile, and a playground.
  */
-export function mindDetailPages(s: Services, cfg: HttpSettings) {
+export function mindDetailPages(s: Services) {
   return async (app: FastifyInstance) => {
     app.get('/minds/:mindId', async (req, reply) => {
       const auth = viewerAuth(req);
@@ -77,9 +77,7 @@ export function mindDetailPages(s: Services, cfg: HttpSettings) {
     app.post('/minds/:mindId/snapshots', async (req) => {
       const auth = viewerAuth(req);
       const { artifactId, speaker } = StartSnapshot.parse(req.body ?? {});
-      const started = await s.snapshots.createFromArtifact(auth, mindIdOf(req), artifactId, { speaker });
-      cfg.onSnapshotEnqueued?.();
-      return started;
+      return s.snapshots.createFromArtifact(auth, mindIdOf(req), artifactId, { speaker });
     });
 
     app.post('/minds/:mindId/simulate', async (req, reply) => {

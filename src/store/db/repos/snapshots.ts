@@ -1,26 +1,82 @@
-import type { CompiledQuery, Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type Selectable, type UpdateObject } from 'kysely';
 import type { PageCursor } from '../../../domain/pagination.ts';
+import { TRANSITIONS, type NewSnapshot, type Snapshot, type SnapshotMove, type SnapshotOutcome } from '../../../domain/snapshot.ts';
+import type { Fidelity } from '../../../engines/fidelity-check.ts';
+import type { Memory, StoredMemory } from '../../../memory/types.ts';
 import type { Database, MemoriesTable, SnapshotsTable } from '../schema.ts';
 import { olderThan } from './keyset.ts';
 
-export type SnapshotRow = Selectable<SnapshotsTable>;
-export type MemoryRow = Selectable<MemoriesTable>;
+type SnapshotRow = Selectable<SnapshotsTable>;
+type MemoryRow = Selectable<MemoriesTable>;
 
+const toSnapshot = (r: SnapshotRow): Snapshot => ({
+  id: r.id,
+  mindId: r.mind_id,
+  accountId: r.account_id,
+  artifactId: r.artifact_id,
+  digitalTwinId: r.digital_twin_id,
+  speaker: r.speaker,
+  status: r.status,
+  error: r.error_code ? { code: r.error_code, message: r.error_message ?? '' } : null,
+  fileKind: r.file_kind,
+  person: r.person,
+  memoryCount: r.memory_count,
+  fidelity: r.fidelity ? (JSON.parse(r.fidelity) as Fidelity) : null,
+  reflectionsError: r.reflections_error,
+  createdAt: r.created_at,
+  startedAt: r.started_at,
+  completedAt: r.completed_at,
+});
+
+const toMemory = (r: MemoryRow): StoredMemory => ({
+  snapshotId: r.snapshot_id,
+  seq: r.seq,
+  speaker: r.speaker,
+  text: r.text,
+  start: r.start_s,
+  end: r.end_s,
+  page: r.page,
+  question: r.question,
+});
+
+/** Snapshots and their memories. Status changes only through the moves of domain/snapshot.ts, each guarded in SQL. */
 export class SnapshotsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  insert(row: SnapshotRow): Promise<unknown> {
-    return this.db.insertInto('snapshots').values(row).execute();
+  async insert(s: NewSnapshot): Promise<void> {
+    await this.db
+      .insertInto('snapshots')
+      .values({
+        id: s.id,
+        mind_id: s.mindId,
+        account_id: s.accountId,
+        artifact_id: s.artifactId,
+        digital_twin_id: s.digitalTwinId,
+        speaker: s.speaker,
+        status: 'pending',
+        error_code: null,
+        error_message: null,
+        file_kind: null,
+        person: null,
+        memory_count: null,
+        fidelity: null,
+        reflections_error: null,
+        created_at: s.createdAt,
+        started_at: null,
+        completed_at: null,
+      })
+      .execute();
   }
 
-  byId(id: string): Promise<SnapshotRow | undefined> {
-    return this.db.selectFrom('snapshots').selectAll().where('id', '=', id).executeTakeFirst();
+  async byId(id: string): Promise<Snapshot | undefined> {
+    const r = await this.db.selectFrom('snapshots').selectAll().where('id', '=', id).executeTakeFirst();
+    return r && toSnapshot(r);
   }
 
   /** The hottest query (status polling): compiled once, run with new parameters. */
   private statusQuery: CompiledQuery<SnapshotRow> | null = null;
 
-  async ofMind(accountId: string, mindId: string, id: string): Promise<SnapshotRow | undefined> {
+  async ofMind(accountId: string, mindId: string, id: string): Promise<Snapshot | undefined> {
     this.statusQuery ??= this.db
       .selectFrom('snapshots')
       .selectAll()
@@ -29,17 +85,18 @@ export class SnapshotsRepo {
       .where('account_id', '=', '$account')
       .compile();
     const r = await this.db.executeQuery<SnapshotRow>({ ...this.statusQuery, parameters: [id, mindId, accountId] });
-    return r.rows[0];
+    return r.rows[0] && toSnapshot(r.rows[0]);
   }
 
-  page(accountId: string, mindId: string, cursor: PageCursor | null, limit: number): Promise<SnapshotRow[]> {
+  /** Up to limit+1 snapshots of a mind after the cursor, newest first. */
+  async page(accountId: string, mindId: string, cursor: PageCursor | null, limit: number): Promise<Snapshot[]> {
     let q = this.db
       .selectFrom('snapshots')
       .selectAll()
       .where('mind_id', '=', mindId)
       .where('account_id', '=', accountId);
     if (cursor) q = q.where(olderThan(cursor));
-    return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+    return (await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute()).map(toSnapshot);
   }
 
   completedIds(mindId: string): Promise<Array<{ id: string }>> {
@@ -53,27 +110,72 @@ export class SnapshotsRepo {
       .execute();
   }
 
-  async update(id: string, patch: Partial<SnapshotRow>): Promise<void> {
-    await this.db.updateTable('snapshots').set(patch).where('id', '=', id).execute();
+  /** One move of a snapshot, if its current state allows it; false (nothing changed) otherwise. */
+  private async move(id: string, move: SnapshotMove, patch: UpdateObject<Database, 'snapshots'>): Promise<boolean> {
+    const { from, to } = TRANSITIONS[move];
+    const r = await this.db
+      .updateTable('snapshots')
+      .set({ ...patch, status: to })
+      .where('id', '=', id)
+      .where('status', 'in', [...from])
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  /** pending|processing → processing; the first start time is kept. */
+  start(id: string, at: string): Promise<boolean> {
+    return this.move(id, 'start', { started_at: sql<string>`coalesce(started_at, ${at})` });
+  }
+
+  /** processing → completed, with what processing found. */
+  complete(id: string, outcome: SnapshotOutcome, at: string): Promise<boolean> {
+    return this.move(id, 'complete', {
+      completed_at: at,
+      file_kind: outcome.fileKind,
+      person: outcome.person,
+      memory_count: outcome.memoryCount,
+      fidelity: outcome.fidelity ? JSON.stringify(outcome.fidelity) : null,
+      reflections_error: outcome.reflectionsError,
+      error_code: null,
+      error_message: null,
+    });
+  }
+
+  /** pending|processing → failed, with why. */
+  fail(id: string, error: { code: string; message: string }, at: string): Promise<boolean> {
+    return this.move(id, 'fail', { completed_at: at, error_code: error.code, error_message: error.message });
   }
 
   /** Replaces the snapshot's memories: a redelivered job never duplicates them. */
-  async replaceMemories(snapshotId: string, rows: Array<Insertable<MemoriesTable>>): Promise<void> {
+  async replaceMemories(snapshotId: string, mindId: string, memories: readonly Memory[]): Promise<void> {
     await this.db.deleteFrom('memories').where('snapshot_id', '=', snapshotId).execute();
+    const rows = memories.map((m) => ({
+      snapshot_id: snapshotId,
+      mind_id: mindId,
+      seq: m.seq,
+      speaker: m.speaker,
+      text: m.text,
+      start_s: m.start,
+      end_s: m.end,
+      page: m.page,
+      question: m.question,
+    }));
     const chunk = 500;
     for (let i = 0; i < rows.length; i += chunk) {
       await this.db.insertInto('memories').values(rows.slice(i, i + chunk)).execute();
     }
   }
 
-  memoriesOf(snapshotIds: string[]): Promise<MemoryRow[]> {
-    if (snapshotIds.length === 0) return Promise.resolve([]);
-    return this.db
+  /** The memories of these snapshots, by snapshot then position. */
+  async memoriesOf(snapshotIds: readonly string[]): Promise<StoredMemory[]> {
+    if (snapshotIds.length === 0) return [];
+    const rows = await this.db
       .selectFrom('memories')
       .selectAll()
-      .where('snapshot_id', 'in', snapshotIds)
+      .where('snapshot_id', 'in', [...snapshotIds])
       .orderBy('snapshot_id')
       .orderBy('seq')
       .execute();
+    return rows.map(toMemory);
   }
 }
