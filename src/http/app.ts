@@ -9,10 +9,9 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { identifyApiKey, rejectUnidentified } from './plugins/auth.ts';
+import { apiPipeline } from './plugins/api-pipeline.ts';
 import { clientErrorHandler, errorBody, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { responseSerializerCompiler } from './serializer.ts';
-import { meterUsage, registerRateLimit } from './plugins/rate-limit.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { mindRoutes } from './routes/minds.ts';
 import { profileRoutes } from './routes/profile.ts';
@@ -130,11 +129,7 @@ export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyI
     async (api) => {
       api.removeContentTypeParser('text/plain'); // the API takes JSON and multipart only: anything else is 415
       useApiSecurityHeaders(api);
-      // Identify the key, count the request (per key; per address without a valid key), then 401.
-      identifyApiKey(api, s.accounts);
-      registerRateLimit(api, s.rateLimits);
-      rejectUnidentified(api);
-      meterUsage(api, s.usage);
+      await api.register(apiPipeline, { services: s });
       await api.register(mindRoutes(s, cfg));
       await api.register(signedUrlRoutes(s));
       await api.register(snapshotRoutes(s, cfg));

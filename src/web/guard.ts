@@ -3,7 +3,7 @@ import { ZodError } from 'zod';
 import type { AuthContext } from '../domain/accounts.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Account } from '../domain/logins.ts';
-import { STATUS } from '../http/plugins/errors.ts';
+import { fieldProblems, STATUS } from '../http/plugins/errors.ts';
 import type { Services } from '../http/services.ts';
 import { isHtmx, render } from './render.ts';
 
@@ -50,7 +50,7 @@ export function registerPageErrors(app: FastifyInstance): void {
       return sendError(req, reply, 401, 'login_required', 'Your session has ended. Log in again.');
     }
     if (err instanceof ZodError) {
-      const fields = [...new Set(err.issues.map((i) => i.path.join('.') || 'form'))].join(', ');
+      const fields = [...new Set(fieldProblems(err.issues, 'form').map((f) => f.field.replace(/^form\./, '')))].join(', ');
       return sendError(req, reply, 400, 'invalid_form', `Check the form: ${fields}.`);
     }
     if (err instanceof DomainError) return sendError(req, reply, STATUS[err.kind], err.code, err.message);

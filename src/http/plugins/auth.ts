@@ -49,12 +49,6 @@ export function rejectUnidentified(app: FastifyInstance): void {
   });
 }
 
-/** Requires a valid API key on every route of the scope it is registered in. */
-export function requireApiKey(app: FastifyInstance, accounts: AccountService): void {
-  identifyApiKey(app, accounts);
-  rejectUnidentified(app);
-}
-
 export function authOf(req: FastifyRequest): AuthContext {
   if (!req.auth) throw new DomainError('unauthorized', 'missing_api_key', 'Authentication is required.');
   return req.auth;

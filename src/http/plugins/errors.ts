@@ -40,6 +40,20 @@ export function errorBody(code: string, message: string, details?: Record<string
   return { error: details ? { code, message, details } : { code, message } };
 }
 
+/** A field of a request that failed validation: its dotted path (`body.scenario.message`) and why. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/** Zod issues as field problems, under a prefix (`body`, `querystring`…) when given. */
+export const fieldProblems = (issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>, prefix?: string): FieldProblem[] =>
+  issues.map((i) => ({ field: [prefix, ...i.path.map(String)].filter(Boolean).join('.') || 'body', message: i.message }));
+
+/** The one `validation_failed` error of the API (schema validation, and forms a route reads itself). */
+export const validationFailed = (fields: readonly FieldProblem[]): DomainError =>
+  new DomainError('invalid', 'validation_failed', `Invalid request: check ${[...new Set(fields.map((f) => f.field))].join(', ')}.`, { fields });
+
 const snake = (s: string) => s.replace(/^FST_(ERR_)?/, '').toLowerCase();
 
 /** One error body everywhere: `{error:{code, message, details?}}`. Client errors never become 500s. */
@@ -50,12 +64,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.code(STATUS[err.kind]).send(errorBody(err.code, err.message, err.details));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
-      const fields = err.validation.map((v) => ({
-        field: [err.validationContext, ...v.instancePath.split('/').filter(Boolean)].join('.'),
-        message: v.message ?? 'invalid',
-      }));
-      const names = fields.map((f) => f.field).join(', ');
-      return reply.code(400).send(errorBody('validation_failed', `Invalid request: check ${names}.`, { fields }));
+      const issues = err.validation.map((v) => ({ path: v.instancePath.split('/').filter(Boolean), message: v.message ?? 'invalid' }));
+      const failed = validationFailed(fieldProblems(issues, err.validationContext));
+      return reply.code(400).send(errorBody(failed.code, failed.message, failed.details));
     }
     const known = err.code ? FASTIFY_CODES[err.code] : undefined;
     if (known) return reply.code(known.status).send(errorBody(known.code, known.message ?? err.message));

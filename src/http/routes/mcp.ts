@@ -3,8 +3,9 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { AuthContext } from '../../domain/accounts.ts';
 import { tooLarge } from '../../domain/errors.ts';
 import { createMcpServer, type MindsimBackend, type UploadRequest } from '../../mcp/tools.ts';
-import { authOf, identifyApiKey, rejectUnidentified } from '../plugins/auth.ts';
-import { meterUsage, RATE_LIMIT_HEADERS, registerRateLimit } from '../plugins/rate-limit.ts';
+import { authOf } from '../plugins/auth.ts';
+import { RATE_LIMIT_HEADERS } from '../plugins/rate-limit.ts';
+import { apiPipeline } from '../plugins/api-pipeline.ts';
 import { errorBody } from '../plugins/errors.ts';
 import type { HttpSettings, Services } from '../services.ts';
 
@@ -53,11 +54,8 @@ class ServiceBackend implements MindsimBackend {
 export const mcpRoutes =
   (s: Services, cfg: HttpSettings): FastifyPluginAsync =>
   async (app) => {
-    // The same per-key limits as the public API, counted in the same windows (the same store).
-    identifyApiKey(app, s.accounts);
-    registerRateLimit(app, s.rateLimits);
-    rejectUnidentified(app);
-    meterUsage(app, s.usage);
+    // The public API's pipeline: the same keys, per-key limits (the same windows) and usage meter.
+    await app.register(apiPipeline, { services: s });
     // A base64 transcript of the largest direct file size, plus the JSON-RPC envelope.
     const bodyLimit = Math.ceil((cfg.maxDirectFileBytes * 4) / 3) + 64 * 1024;
 

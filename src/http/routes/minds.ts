@@ -29,7 +29,7 @@ export const mindRoutes =
       { schema: { tags, summary: 'List minds, newest first', querystring: PageQuery, response: { 200: z.array(Mind), ...errorResponses(400, 401) } } },
       async (req, reply) => {
         const page = await s.minds.list(authOf(req), req.query.limit, req.query.cursor);
-        return sendPage(reply, cfg.publicUrl, '/api/public/v1/minds', req.query.limit, page);
+        return sendPage(reply, cfg.publicUrl, req.query.limit, page);
       },
     );
 

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { DomainError, invalid } from '../../domain/errors.ts';
 import { authOf } from '../plugins/auth.ts';
+import { fieldProblems, validationFailed } from '../plugins/errors.ts';
 import { sendPage } from '../pagination.ts';
 import { MindParams, PageQuery, SnapshotParams, SnapshotStatus, StartedAssessment, errorResponses } from '../schemas.ts';
 import type { HttpSettings, Services } from '../services.ts';
@@ -84,10 +85,7 @@ const snapshotCreation =
         const auth = authOf(req);
         const { fields, file } = await readForm(req);
         const parsed = SnapshotFields.safeParse(fields);
-        if (!parsed.success) {
-          const details = parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message }));
-          throw invalid('validation_failed', `Invalid request: check ${details.map((d) => d.field).join(', ')}.`, { fields: details });
-        }
+        if (!parsed.success) throw validationFailed(fieldProblems(parsed.error.issues));
         const { artifactId, digitalTwinId, speaker } = parsed.data;
         if (!file && !artifactId) throw invalid('file_or_artifact_required', 'Send either a "file" or an "artifactId".');
         if (file && artifactId) throw invalid('file_and_artifact_given', 'Send either a "file" or an "artifactId", not both.');
@@ -112,7 +110,7 @@ export const snapshotRoutes =
       },
       async (req, reply) => {
         const page = await s.snapshots.list(authOf(req), req.params.mindId, req.query.limit, req.query.cursor);
-        return sendPage(reply, cfg.publicUrl, `/api/public/v1/minds/${req.params.mindId}/snapshots`, req.query.limit, page);
+        return sendPage(reply, cfg.publicUrl, req.query.limit, page);
       },
     );
 

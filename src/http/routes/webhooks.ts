@@ -69,7 +69,7 @@ export const webhookEventRoutes =
       },
       async (req, reply) => {
         const page = await s.webhooks.listEvents(authOf(req), req.query.limit, req.query.cursor);
-        return sendPage(reply, cfg.publicUrl, '/api/public/v1/webhook-events', req.query.limit, page);
+        return sendPage(reply, cfg.publicUrl, req.query.limit, page);
       },
     );
   };
