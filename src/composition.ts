@@ -78,7 +78,6 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
     accounts,
     logins: new LoginService(store.repos, rt),
     minds,
-    engines,
     uploads: new UploadService(store, blobs, minds, signer, rt, {
       publicUrl: config.publicUrl,
       ttlSeconds: config.signedUrlTtlSeconds,

@@ -3,7 +3,7 @@ import type { AccountRow } from '../store/db/repos/accounts.ts';
 import type { Repos } from '../store/db/repos/index.ts';
 import { DomainError, notFound } from './errors.ts';
 import { iso, type Runtime } from './runtime.ts';
-import { normalizeEmail } from './logins.ts';
+import { normalizeEmail } from './email.ts';
 import { generateApiKey, prefixOf, sameHash, sha256 } from './secrets.ts';
 
 export type Tier = AccountRow['tier'];

@@ -3,10 +3,10 @@ import type { Repos } from '../store/db/repos/index.ts';
 import { DomainError, invalid, notFound } from './errors.ts';
 import { iso, type Runtime } from './runtime.ts';
 import type { Tier } from './accounts.ts';
+import { normalizeEmail } from './email.ts';
 
 export const MIN_PASSWORD = 10;
 const MAX_PASSWORD = 256;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface Account {
   id: string;
@@ -24,11 +24,6 @@ function checkPassword(password: string): void {
   if (password.length > MAX_PASSWORD) throw invalid('password_too_long', `A password has at most ${MAX_PASSWORD} characters.`);
 }
 
-export function normalizeEmail(email: string): string {
-  const normalized = email.trim().toLowerCase();
-  if (!EMAIL.test(normalized)) throw invalid('invalid_email', `"${email}" is not an email address.`);
-  return normalized;
-}
 
 /**
  * Email-and-password accounts for the dashboard. Passwords are hashed with argon2id

@@ -5,7 +5,7 @@ import type { AuthContext } from './accounts.ts';
 import { notFound } from './errors.ts';
 import { byCreatedAt, decodeCursor, toPage, type Page } from './pagination.ts';
 import { iso, type Runtime } from './runtime.ts';
-import { artifactBlobKey, artifactUploadKey } from './uploads.ts';
+import { artifactBlobKey, artifactUploadKey } from './artifact.ts';
 
 export interface Mind {
   id: string;

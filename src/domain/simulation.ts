@@ -1,4 +1,4 @@
-import type { EngineRegistry } from '../engines/registry.ts';
+import type { EngineRegistry, ModelInfo } from '../engines/registry.ts';
 import { MODEL_NAMES } from '../engines/registry.ts';
 import type { EvidenceItem, SimulationAnalysis } from '../engines/types.ts';
 import type { Store } from '../store/store.ts';
@@ -34,6 +34,11 @@ export class SimulationService {
     private readonly strictModels: boolean,
     private readonly memories: MindMemories,
   ) {}
+
+  /** The simulation models, and whether each can run here. */
+  models(): ModelInfo[] {
+    return this.engines.list();
+  }
 
   async simulate(auth: AuthContext, req: SimulateRequest): Promise<SimulateResponse> {
     const resolved = this.engines.resolve(req.selectedSimulationModel);

@@ -10,7 +10,7 @@ import type { MindService } from './minds.ts';
 import { decodeCursor, toPage, type Page } from './pagination.ts';
 import { iso, type Runtime } from './runtime.ts';
 import { isFinal, type Snapshot, type SnapshotState } from './snapshot.ts';
-import { artifactBlobKey, safeFileName } from './uploads.ts';
+import { artifactBlobKey, safeFileName } from './artifact.ts';
 
 export const PROCESS_SNAPSHOT = 'process-snapshot';
 

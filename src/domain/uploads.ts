@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { ArtifactRow } from '../store/db/repos/artifacts.ts';
@@ -7,6 +6,7 @@ import type { AuthContext } from './accounts.ts';
 import { DomainError, tooLarge } from './errors.ts';
 import type { MindService } from './minds.ts';
 import { iso, type Runtime } from './runtime.ts';
+import { artifactBlobKey, artifactUploadKey, safeFileName } from './artifact.ts';
 import type { UrlSigner } from './signed-urls.ts';
 
 export interface UploadSettings {
@@ -21,29 +21,6 @@ export interface SignedUpload {
   artifactId: string;
   expiresAt: string;
 }
-
-const EXT_BY_TYPE: Record<string, string> = {
-  'text/vtt': '.vtt',
-  'application/pdf': '.pdf',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': '.docx',
-};
-
-/** `<artifactId><ext>`: the extension kept from the client's file name or media type, nothing else. */
-export function safeFileName(artifactId: string, fileName?: string, contentType?: string): string {
-  const fromName = fileName ? path.extname(path.basename(fileName.replaceAll('\\', '/'))).toLowerCase() : '';
-  const ext = /^\.[a-z0-9]{1,8}$/.test(fromName)
-    ? fromName
-    : (EXT_BY_TYPE[(contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? ''] ?? '');
-  return `${artifactId}${ext}`;
-}
-
-/** An artifact's blob; without the artifact id, the mind's folder of them (deleted with the mind). */
-export const artifactBlobKey = (mindId: string, artifactId?: string) => `artifacts/${mindId}${artifactId ? `/${artifactId}` : ''}`;
-/**
- * Where a client writes through a presigned URL (direct uploads): never read, only copied to the
- * artifact's key. Without the artifact id, the mind's folder of them.
- */
-export const artifactUploadKey = (mindId: string, artifactId?: string) => `uploads/${mindId}${artifactId ? `/${artifactId}` : ''}`;
 
 const denied = (code: string, message: string) => new DomainError('forbidden', code, message);
 

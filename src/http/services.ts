@@ -8,7 +8,6 @@ import type { SnapshotService } from '../domain/snapshots.ts';
 import type { UploadService } from '../domain/uploads.ts';
 import type { UsageService } from '../domain/usage.ts';
 import type { WebhookService } from '../domain/webhooks.ts';
-import type { EngineRegistry } from '../engines/registry.ts';
 import type { WebSettings } from '../web/settings.ts';
 
 /** What the HTTP layer may call: domain services only, never repositories or adapters. */
@@ -21,7 +20,6 @@ export interface Services {
   simulation: SimulationService;
   profiles: ProfileService;
   webhooks: WebhookService;
-  engines: EngineRegistry;
   /** Per-key request limits of the public API, and a key's running window. */
   rateLimits: RateLimits;
   /** Requests per account and day. */

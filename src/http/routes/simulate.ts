@@ -23,6 +23,6 @@ export const simulateRoutes =
     app.get(
       '/models',
       { schema: { tags: ['simulation'], summary: 'List the simulation models', response: { 200: ModelsResponse, ...errorResponses(401) } } },
-      () => s.engines.list().map((m) => ({ ...m, default: m.id === DEFAULT_MODEL })),
+      () => s.simulation.models().map((m) => ({ ...m, default: m.id === DEFAULT_MODEL })),
     );
   };

@@ -51,7 +51,7 @@ export function mindDetailPages(s: Services) {
         mind,
         ...(await snapshotsView(s, auth, mind.id)),
         profile: await profileOf(s, auth, mind.id),
-        models: s.engines.list(),
+        models: s.simulation.models(),
       });
     });
 
