@@ -7,7 +7,7 @@ import { MindMemories } from './domain/mind-memory.ts';
 import { MindService } from './domain/minds.ts';
 import { ProfileService } from './domain/profile.ts';
 import { RateLimits } from './domain/rate-limits.ts';
-import { systemRuntime, type Runtime } from './domain/runtime.ts';
+import { systemRuntime, type Runtime } from './kernel/runtime.ts';
 import { UrlSigner } from './domain/signed-urls.ts';
 import { PROCESS_SNAPSHOT, SnapshotService } from './domain/snapshots.ts';
 import { SimulationService } from './domain/simulation.ts';

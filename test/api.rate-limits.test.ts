@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
 import pino from 'pino';
 import { RateLimits, type RateLimitCounter, type RateLimitStore } from '../src/domain/rate-limits.ts';
-import type { Runtime } from '../src/domain/runtime.ts';
+import type { Runtime } from '../src/kernel/runtime.ts';
 import { UsageService } from '../src/domain/usage.ts';
 import { openPostgres } from '../src/store/db/postgres.ts';
 import { makeRepos } from '../src/store/db/repos/index.ts';

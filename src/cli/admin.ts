@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { sql } from 'kysely';
 import type { Context } from '../composition.ts';
 import { loadConfig, type Config } from '../config.ts';
-import { DomainError } from '../domain/errors.ts';
+import { DomainError } from '../kernel/errors.ts';
 import { backup, BackupError, restore } from './backup.ts';
 import { ask, readStdin } from './prompt.ts';
 

@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { AccountRow } from '../store/db/repos/accounts.ts';
 import type { Repos } from '../store/db/repos/index.ts';
-import { DomainError, notFound } from './errors.ts';
-import { iso, type Runtime } from './runtime.ts';
+import { DomainError, notFound } from '../kernel/errors.ts';
+import { iso, type Runtime } from '../kernel/runtime.ts';
 import { normalizeEmail } from './email.ts';
 import { generateApiKey, prefixOf, sameHash, sha256 } from './secrets.ts';
 

@@ -1,4 +1,4 @@
-import { invalid } from './errors.ts';
+import { invalid } from '../kernel/errors.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

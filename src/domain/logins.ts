@@ -1,7 +1,7 @@
 import { hash, verify } from '@node-rs/argon2';
 import type { Repos } from '../store/db/repos/index.ts';
-import { DomainError, invalid, notFound } from './errors.ts';
-import { iso, type Runtime } from './runtime.ts';
+import { DomainError, invalid, notFound } from '../kernel/errors.ts';
+import { iso, type Runtime } from '../kernel/runtime.ts';
 import type { Tier } from './accounts.ts';
 import { normalizeEmail } from './email.ts';
 

@@ -2,9 +2,9 @@ import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { DigitalTwinRow, MindRow } from '../store/db/repos/minds.ts';
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
-import { notFound } from './errors.ts';
-import { byCreatedAt, decodeCursor, toPage, type Page } from './pagination.ts';
-import { iso, type Runtime } from './runtime.ts';
+import { notFound } from '../kernel/errors.ts';
+import { byCreatedAt, decodeCursor, toPage, type Page } from '../kernel/pagination.ts';
+import { iso, type Runtime } from '../kernel/runtime.ts';
 import { artifactBlobKey, artifactUploadKey } from './artifact.ts';
 
 export interface Mind {

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Runtime } from './runtime.ts';
+import type { Runtime } from '../kernel/runtime.ts';
 
 /**
  * API keys and webhook passwords are 32 random bytes, so a fast SHA-256 is the right hash for

@@ -3,7 +3,7 @@ import { MODEL_NAMES } from '../engines/registry.ts';
 import type { EvidenceItem, SimulationAnalysis } from '../engines/types.ts';
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
-import { invalid } from './errors.ts';
+import { invalid } from '../kernel/errors.ts';
 import type { MindService } from './minds.ts';
 import type { MindMemories } from './mind-memory.ts';
 import { snapshotNotReady } from './snapshots.ts';

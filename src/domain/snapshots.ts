@@ -5,10 +5,10 @@ import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { ArtifactRow } from '../store/db/repos/artifacts.ts';
 import type { Store, TxScope } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
-import { DomainError, conflict, invalid, notFound } from './errors.ts';
+import { DomainError, conflict, invalid, notFound } from '../kernel/errors.ts';
 import type { MindService } from './minds.ts';
-import { decodeCursor, toPage, type Page } from './pagination.ts';
-import { iso, type Runtime } from './runtime.ts';
+import { decodeCursor, toPage, type Page } from '../kernel/pagination.ts';
+import { iso, type Runtime } from '../kernel/runtime.ts';
 import { isFinal, type Snapshot, type SnapshotState } from './snapshot.ts';
 import { artifactBlobKey, safeFileName } from './artifact.ts';
 

@@ -3,9 +3,9 @@ import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { ArtifactRow } from '../store/db/repos/artifacts.ts';
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
-import { DomainError, tooLarge } from './errors.ts';
+import { DomainError, tooLarge } from '../kernel/errors.ts';
 import type { MindService } from './minds.ts';
-import { iso, type Runtime } from './runtime.ts';
+import { iso, type Runtime } from '../kernel/runtime.ts';
 import { artifactBlobKey, artifactUploadKey, safeFileName } from './artifact.ts';
 import type { UrlSigner } from './signed-urls.ts';
 

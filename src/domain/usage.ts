@@ -1,5 +1,5 @@
 import type { UsageRepo } from '../store/db/repos/usage.ts';
-import type { Runtime } from './runtime.ts';
+import type { Runtime } from '../kernel/runtime.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);

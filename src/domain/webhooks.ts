@@ -1,8 +1,8 @@
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
-import { DomainError, invalid, notFound } from './errors.ts';
-import { decodeCursor, toPage, type Page } from './pagination.ts';
-import { iso, type Runtime } from './runtime.ts';
+import { DomainError, invalid, notFound } from '../kernel/errors.ts';
+import { decodeCursor, toPage, type Page } from '../kernel/pagination.ts';
+import { iso, type Runtime } from '../kernel/runtime.ts';
 import { generatePassword, sameHash, sha256 } from './secrets.ts';
 
 export interface WebhookEvent {

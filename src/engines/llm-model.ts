@@ -11,7 +11,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { APICallError, generateObject, NoObjectGeneratedError, RetryError, type LanguageModel } from 'ai';
 import type { z } from 'zod';
 import type { LlmSettings } from '../config.ts';
-import { llmError, llmUnavailable } from '../domain/errors.ts';
+import { llmError, llmUnavailable } from '../kernel/errors.ts';
 
 export function languageModel(s: LlmSettings): LanguageModel {
   switch (s.provider) {

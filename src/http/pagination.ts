@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { Page } from '../domain/pagination.ts';
+import type { Page } from '../kernel/pagination.ts';
 
 /**
  * Lists answer a plain JSON array; the next page is announced in a `Link: <…>; rel="next"` header

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MODEL_NAMES } from '../engines/registry.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/pagination.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../kernel/pagination.ts';
 
 /** One schema per request and response: validator, TypeScript type and OpenAPI entry at once. */
 const Id = z.uuid();

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { iso, type Runtime } from '../domain/runtime.ts';
+import { iso, type Runtime } from '../kernel/runtime.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Store } from '../store/store.ts';
 import type { Reflect } from '../engines/llm-reflections.ts';

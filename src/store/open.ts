@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import type { Runtime } from '../domain/runtime.ts';
+import type { Runtime } from '../kernel/runtime.ts';
 import type { BlobStore } from './blobs/blob-store.ts';
 import { FilesystemBlobStore } from './blobs/filesystem.ts';
 import { S3BlobStore } from './blobs/s3.ts';

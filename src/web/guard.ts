@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import type { AuthContext } from '../domain/accounts.ts';
-import { DomainError } from '../domain/errors.ts';
+import { DomainError } from '../kernel/errors.ts';
 import type { Account } from '../domain/logins.ts';
 import { fieldProblems, STATUS } from '../http/plugins/errors.ts';
 import type { Services } from '../http/services.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccountService, AuthContext } from '../../domain/accounts.ts';
-import { DomainError } from '../../domain/errors.ts';
+import { DomainError } from '../../kernel/errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

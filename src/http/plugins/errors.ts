@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { DomainError, type ErrorKind } from '../../domain/errors.ts';
+import { DomainError, type ErrorKind } from '../../kernel/errors.ts';
 
 export const STATUS: Record<ErrorKind, number> = {
   invalid: 400,

@@ -1,7 +1,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { AuthContext } from '../../domain/accounts.ts';
-import { tooLarge } from '../../domain/errors.ts';
+import { tooLarge } from '../../kernel/errors.ts';
 import { createMcpServer, type MindsimBackend, type UploadRequest } from '../../mcp/tools.ts';
 import { authOf } from '../plugins/auth.ts';
 import { RATE_LIMIT_HEADERS } from '../plugins/rate-limit.ts';

@@ -2,7 +2,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { DomainError, invalid } from '../../domain/errors.ts';
+import { DomainError, invalid } from '../../kernel/errors.ts';
 import { authOf } from '../plugins/auth.ts';
 import { fieldProblems, validationFailed } from '../plugins/errors.ts';
 import { sendPage } from '../pagination.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PassThrough } from 'node:stream';
-import { DomainError } from '../../domain/errors.ts';
+import { DomainError } from '../../kernel/errors.ts';
 import { authOf } from '../plugins/auth.ts';
 import { MindParams, SignedUrlQuery, SignedUrlResponse, UploadParams, UploadQuery, UploadResponse, errorResponses } from '../schemas.ts';
 import type { Services } from '../services.ts';

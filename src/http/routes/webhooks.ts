@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DomainError } from '../../domain/errors.ts';
+import { DomainError } from '../../kernel/errors.ts';
 import { authOf } from '../plugins/auth.ts';
 import { sendPage } from '../pagination.ts';
 import { PageQuery, WebhookEvent, WebhookReceived, errorResponses } from '../schemas.ts';

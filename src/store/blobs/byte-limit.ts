@@ -1,5 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { tooLarge } from '../../domain/errors.ts';
+import { tooLarge } from '../../kernel/errors.ts';
 
 /** Counts bytes and stops the stream (a `too_large` DomainError) as soon as it passes the limit. */
 export class ByteLimit extends Transform {

@@ -11,7 +11,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
-import { conflict, tooLarge } from '../../domain/errors.ts';
+import { conflict, tooLarge } from '../../kernel/errors.ts';
 import type { S3Settings } from '../config.ts';
 import { checkBlobKey, type BlobStore, type DirectUploads } from './blob-store.ts';
 import { ByteLimit } from './byte-limit.ts';

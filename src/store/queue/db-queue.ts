@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Runtime } from '../../domain/runtime.ts';
+import type { Runtime } from '../../kernel/runtime.ts';
 import { dialectOf } from '../db/dialect.ts';
 import type { Database, JobsTable } from '../db/schema.ts';
 import type { ClaimedJob, EnqueueOptions, JobQueue } from './job-queue.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { DomainError } from '../../domain/errors.ts';
+import { DomainError } from '../../kernel/errors.ts';
 import { MIN_PASSWORD } from '../../domain/logins.ts';
 import type { Services } from '../../http/services.ts';
 import { STATUS } from '../../http/plugins/errors.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AuthContext } from '../../domain/accounts.ts';
-import { DomainError } from '../../domain/errors.ts';
+import { DomainError } from '../../kernel/errors.ts';
 import type { Services } from '../../http/services.ts';
 import { viewerAuth } from '../guard.ts';
 import { render } from '../render.ts';

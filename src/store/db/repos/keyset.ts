@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { PageCursor } from '../../../domain/pagination.ts';
+import type { PageCursor } from '../../../kernel/pagination.ts';
 
 /** Rows strictly after the cursor in (created_at desc, id desc) order; column names are fixed by convention. */
 export function olderThan(cursor: PageCursor, column = 'created_at') {

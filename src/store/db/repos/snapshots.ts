@@ -1,5 +1,5 @@
 import { sql, type CompiledQuery, type Kysely, type Selectable, type UpdateObject } from 'kysely';
-import type { PageCursor } from '../../../domain/pagination.ts';
+import type { PageCursor } from '../../../kernel/pagination.ts';
 import { TRANSITIONS, type NewSnapshot, type Snapshot, type SnapshotMove, type SnapshotOutcome } from '../../../domain/snapshot.ts';
 import type { Fidelity } from '../../../engines/fidelity-check.ts';
 import type { Memory, StoredMemory } from '../../../memory/types.ts';

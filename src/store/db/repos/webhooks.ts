@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { PageCursor } from '../../../domain/pagination.ts';
+import type { PageCursor } from '../../../kernel/pagination.ts';
 import type { Database, WebhookCredentialsTable, WebhookEventsTable } from '../schema.ts';
 import { olderThan } from './keyset.ts';
 
