@@ -682,7 +682,26 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description A VTT, DOCX or PDF transcript, at most 4 MB.
+                         */
+                        file?: string;
+                        /**
+                         * Format: uuid
+                         * @description An artifact uploaded through the signed-URL flow.
+                         */
+                        artifactId?: string;
+                        /** Format: uuid */
+                        digitalTwinId?: string;
+                        /** @description The person's label in the transcript. */
+                        speaker?: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {

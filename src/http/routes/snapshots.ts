@@ -1,20 +1,13 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { DomainError, invalid } from '../../kernel/errors.ts';
 import { authOf } from '../plugins/auth.ts';
-import { fieldProblems, validationFailed } from '../plugins/errors.ts';
 import { sendPage } from '../pagination.ts';
 import { MindParams, PageQuery, SnapshotParams, SnapshotStatus, StartedAssessment, errorResponses } from '../schemas.ts';
 import type { HttpSettings, Services } from '../services.ts';
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
-const SnapshotFields = z.object({
-  artifactId: z.preprocess(emptyToUndefined, z.uuid().optional()),
-  digitalTwinId: z.preprocess(emptyToUndefined, z.uuid().optional()),
-  speaker: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(200).optional()),
-});
 
 interface UploadedFile {
   bytes: Buffer;
@@ -22,41 +15,22 @@ interface UploadedFile {
   contentType?: string;
 }
 
-/** Reads the multipart form (or, leniently, a JSON body) into fields and at most one file. */
-async function readForm(req: FastifyRequest): Promise<{ fields: Record<string, unknown>; file: UploadedFile | null }> {
-  if (!req.isMultipart()) {
-    const body = req.body;
-    if (body && typeof body === 'object' && !Array.isArray(body)) return { fields: body as Record<string, unknown>, file: null };
-    throw invalid('multipart_required', 'Send multipart/form-data with a "file" or an "artifactId" field.');
-  }
-  const fields: Record<string, unknown> = {};
-  let file: UploadedFile | null = null;
-  try {
-    await readParts(req, fields, (f) => {
-      if (file) throw invalid('too_many_files', 'Send one file per snapshot.');
-      file = f;
-    });
-  } catch (err) {
-    const status = (err as { statusCode?: unknown }).statusCode;
-    if (err instanceof DomainError || (typeof status === 'number' && status < 500)) throw err;
-    throw invalid('invalid_multipart', `The multipart body is malformed: ${(err as Error).message}`);
-  }
-  return { fields, file };
-}
+const isUploadedFile = (v: unknown): v is UploadedFile => typeof v === 'object' && v !== null && Buffer.isBuffer((v as UploadedFile).bytes);
 
-async function readParts(req: FastifyRequest, fields: Record<string, unknown>, onFile: (f: UploadedFile) => void) {
-  for await (const part of req.parts()) {
-    if (part.type === 'file') {
-      const bytes = await part.toBuffer();
-      if (part.fieldname !== 'file') {
-        throw invalid('unexpected_file_field', `Unexpected file field "${part.fieldname}"; the transcript goes in "file".`);
-      }
-      onFile({ bytes, fileName: part.filename || undefined, contentType: part.mimetype || undefined });
-    } else {
-      fields[part.fieldname] = part.value;
-    }
-  }
-}
+/**
+ * The creation form (multipart/form-data; a JSON object with `artifactId` is accepted too). The
+ * multipart plugin attaches each field to the body (`attachFieldsToBody: 'keyValues'`) and the
+ * file part as an `UploadedFile`, so zod validates the whole form and it is in the OpenAPI document.
+ */
+const SnapshotForm = z.object({
+  file: z
+    .custom<UploadedFile>(isUploadedFile, { message: 'Send the transcript as a file part named "file".' })
+    .optional()
+    .meta({ type: 'string', format: 'binary', description: 'A VTT, DOCX or PDF transcript, at most 4 MB.' }),
+  artifactId: z.preprocess(emptyToUndefined, z.uuid().optional()).meta({ description: 'An artifact uploaded through the signed-URL flow.' }),
+  digitalTwinId: z.preprocess(emptyToUndefined, z.uuid().optional()),
+  speaker: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(200).optional()).meta({ description: "The person's label in the transcript." }),
+});
 
 /** The creation route in a scope of its own: only it pays for the multipart plugin's hooks. */
 const snapshotCreation =
@@ -66,6 +40,21 @@ const snapshotCreation =
     await app.register(fastifyMultipart, {
       limits: { fileSize: cfg.maxDirectFileBytes, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 },
       throwFileSizeLimit: true,
+      attachFieldsToBody: 'keyValues',
+      async onFile(part) {
+        if (part.fieldname !== 'file') {
+          throw invalid('unexpected_file_field', `Unexpected file field "${part.fieldname}"; the transcript goes in "file".`);
+        }
+        const bytes = await part.toBuffer();
+        (part as unknown as { value: UploadedFile }).value = { bytes, fileName: part.filename || undefined, contentType: part.mimetype || undefined };
+      },
+    });
+    // A body the multipart parser cannot read fails before the handler starts: a 400, not a 500.
+    const handled = new WeakSet<object>();
+    app.setErrorHandler((err: Error, req) => {
+      const status = (err as { statusCode?: unknown }).statusCode;
+      if (handled.has(req) || err instanceof DomainError || typeof status === 'number' || 'validation' in err) throw err;
+      throw invalid('invalid_multipart', `The multipart body is malformed: ${err.message}`);
     });
     app.post(
       '/minds/:mindId/snapshots',
@@ -78,15 +67,14 @@ const snapshotCreation =
             'plus optional `digitalTwinId` and `speaker` (the person\'s label in the transcript). Processing is asynchronous: poll the status.',
           consumes: ['multipart/form-data'],
           params: MindParams,
+          body: SnapshotForm,
           response: { 200: StartedAssessment, ...errorResponses(400, 401, 404, 409, 413, 415) },
         },
       },
       async (req) => {
+        handled.add(req);
         const auth = authOf(req);
-        const { fields, file } = await readForm(req);
-        const parsed = SnapshotFields.safeParse(fields);
-        if (!parsed.success) throw validationFailed(fieldProblems(parsed.error.issues));
-        const { artifactId, digitalTwinId, speaker } = parsed.data;
+        const { file, artifactId, digitalTwinId, speaker } = req.body;
         if (!file && !artifactId) throw invalid('file_or_artifact_required', 'Send either a "file" or an "artifactId".');
         if (file && artifactId) throw invalid('file_and_artifact_given', 'Send either a "file" or an "artifactId", not both.');
         const opts = { digitalTwinId, speaker };
