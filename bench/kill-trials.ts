@@ -1,4 +1,4 @@
-import { killTrials } from '../test/support/kill-trials.ts';
+import { killTrials } from '../testkit/kill-trials.ts';
 
 /**
  * `npm run bench:kill`: many kill trials (KILL_TRIALS, default 20; KILL_SNAPSHOTS, default 10):

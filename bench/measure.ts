@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type autocannon from 'autocannon';
-import { waitForSnapshot, type Client } from '../test/support/server.ts';
+import { waitForSnapshot, type Client } from '../testkit/http.ts';
 
 /** Resident memory of a process, in bytes, from /proc. */
 export function rssBytes(pid: number): number {

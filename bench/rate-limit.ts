@@ -1,10 +1,11 @@
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type autocannon from 'autocannon';
-import { longInterview, teamsVtt } from '../test/support/fixtures.ts';
-import { REDIS_SKIP, startRedis, type TestRedis } from '../test/support/redis.ts';
-import { createDatabase, pgAdminUrl } from '../test/support/scale.ts';
-import { client, startServer, waitForSnapshot, type TestServer } from '../test/support/server.ts';
+import { longInterview, teamsVtt } from '../testkit/fixtures.ts';
+import { REDIS_SKIP, startRedis, type TestRedis } from '../testkit/redis.ts';
+import { createDatabase, pgAdminUrl } from '../testkit/scale.ts';
+import { client, waitForSnapshot } from '../testkit/http.ts';
+import { startServer, type TestServer } from '../testkit/process.ts';
 import { loadOnce, type LoadRow } from './measure.ts';
 
 /**

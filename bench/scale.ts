@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { client, startServer, waitForSnapshot, type Client, type TestServer } from '../test/support/server.ts';
-import { longInterview, teamsVtt } from '../test/support/fixtures.ts';
-import { createDatabase, pgAdminUrl, type TestDatabase } from '../test/support/scale.ts';
+import { client, waitForSnapshot, type Client } from '../testkit/http.ts';
+import { startServer, type TestServer } from '../testkit/process.ts';
+import { longInterview, teamsVtt } from '../testkit/fixtures.ts';
+import { createDatabase, pgAdminUrl, type TestDatabase } from '../testkit/scale.ts';
 
 /**
  * The PostgreSQL side of `npm run bench`: a service on PostgreSQL next to the SQLite one, and

@@ -5,8 +5,9 @@
  * pdf.js when it starts, which the first file may still wait for; the first DOCX is mammoth's first use).
  * Used by bench/run.ts; `node --import tsx bench/snapshots.ts` runs it alone and prints the section.
  */
-import { client, startServer, type Client } from '../test/support/server.ts';
-import { longInterview, makeDocx, makePdf, teamsVtt } from '../test/support/fixtures.ts';
+import { client, type Client } from '../testkit/http.ts';
+import { startServer } from '../testkit/process.ts';
+import { longInterview, makeDocx, makePdf, teamsVtt } from '../testkit/fixtures.ts';
 import { processingMs } from './measure.ts';
 
 const RUNS = 3;

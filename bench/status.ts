@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { freePort, startServer } from '../test/support/server.ts';
+import { freePort, startServer } from '../testkit/process.ts';
 import { loadOnce } from './measure.ts';
 import { withSnapshot } from './rate-limit.ts';
 

@@ -3,7 +3,7 @@
  * engine's own signals, plus the answer-level ones it could add cheaply (the interviewer's
  * question, the whole answer's vector, coverage, length). No signal looks at the expected answer.
  */
-import type { Turn } from '../test/support/fixtures.ts';
+import type { Turn } from '../testkit/fixtures.ts';
 import { sayingWords, tidy } from '../src/engines/grounded.ts';
 import { buildMemoryBank } from '../src/memory/build.ts';
 import type { MindMemory } from '../src/memory/mind-memory.ts';

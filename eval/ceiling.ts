@@ -20,15 +20,14 @@ import { retrieve } from '../src/memory/retrieval.ts';
 import { wordVectors } from '../src/memory/word-vectors.ts';
 import { candidatesOf, features, FEATURES, memoryOf, type Candidate } from './ceiling-features.ts';
 import { firstGain, fitRanker, rankBy, top3, type Objective, type Query } from './ceiling-ranker.ts';
-import { readInterviews, withoutHeldOut } from './interviews.ts';
+import { interviewsDir, readInterviews, REPO_ROOT as ROOT, shownPath, withoutHeldOut } from './interviews.ts';
 import { contentF1, containsPhrase, discrimination, mean } from './metrics.ts';
 import { planHeldOut } from './heldout.ts';
 import { loadScenarios } from './scenarios.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
   options: {
-    dir: { type: 'string', default: path.relative(process.cwd(), path.resolve(ROOT, '../shared/data/interviews/changelog')) },
+    dir: { type: 'string' },
     per: { type: 'string', default: '8' },
     seed: { type: 'string', default: '7' },
     out: { type: 'string' },
@@ -143,13 +142,14 @@ function heldOutCeiling(dir: string, per: number, seed: number): string[] {
 
 wordVectors();
 const t0 = performance.now();
-const body = [...scenarioCeiling(values.dir), ...heldOutCeiling(values.dir, Number(values.per), Number(values.seed))];
+const dir = interviewsDir(values.dir);
+const body = [...scenarioCeiling(dir), ...heldOutCeiling(dir, Number(values.per), Number(values.seed))];
 const seconds = ((performance.now() - t0) / 1000).toFixed(1);
 const header = [
   '# The ceiling of the offline engine\'s signals',
   '',
   `\`npm run eval:ceiling\` (eval/ceiling.ts), ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'}, ${seconds} s.`,
-  `Transcripts: \`${values.dir}\` (read in place). The memory is built in process from each transcript as a snapshot builds it;`,
+  `Transcripts: \`${shownPath(dir)}\` (read in place). The memory is built in process from each transcript as a snapshot builds it;`,
   'candidates are the first 20 answers the engine retrieves. A "linear re-weighting" scores each candidate by a weighted sum of',
   'the signals the offline retrieval has about it, its weights fitted (pairwise logistic regression, then coordinate ascent on',
   "the measure itself) on the very questions it is scored on: no re-weighting of these signals can do better on this set, so it",

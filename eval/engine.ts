@@ -4,9 +4,9 @@
  * held-out answers, one from the whole transcript for the scenario suite, and every question asked
  * through POST /simulate.
  */
-import fs from 'node:fs';
-import { client, fileForm, startServer, waitForSnapshot, type Client } from '../test/support/server.ts';
-import { makeDocx, makePdf, teamsVtt, type Turn } from '../test/support/fixtures.ts';
+import { client, fileForm, waitForSnapshot, type Client } from '../testkit/http.ts';
+import { startService } from '../testkit/service.ts';
+import { makeDocx, makePdf, teamsVtt, type Turn } from '../testkit/fixtures.ts';
 import { withoutHeldOut, type Interview, type QaPair } from './interviews.ts';
 import { judge, type Reply, type ScenarioOutcome, type Suite } from './scenarios.ts';
 
@@ -81,7 +81,7 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
 }
 
 export async function runEngine(opts: EngineOptions): Promise<EngineRun> {
-  const srv = await startServer({ LOG_LEVEL: 'warn', WORKER_CONCURRENCY: '2', ...opts.env });
+  const srv = await startService({ LOG_LEVEL: 'warn', WORKER_CONCURRENCY: '2', ...opts.env });
   const api = client(srv.api, srv.apiKey);
   const models = new Set<string>();
   const simulate = async (mindId: string, message: string, what: string): Promise<Reply> => {
@@ -126,8 +126,7 @@ export async function runEngine(opts: EngineOptions): Promise<EngineRun> {
       opts.log(`${file}: ${name}, ${set ? `${set.heldOut.length} held out of ${set.interview.pairs.length} Q/A pairs` : 'no held-out questions'}, ${suite ? `${suite.onTopic.length + suite.offTopic.length} scenarios` : 'no scenarios'}`);
     }
   } finally {
-    await srv.stop();
-    fs.rmSync(srv.dataDir, { recursive: true, force: true });
+    await srv.close(); // and its data folder
   }
   return { answers, scenarios, models: [...models] };
 }

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Turn } from '../test/support/fixtures.ts';
+import type { Turn } from '../testkit/fixtures.ts';
 import { questionContext } from '../src/memory/build.ts';
 
 export interface QaPair {
@@ -21,6 +21,21 @@ export interface Interview {
   host: string;
   turns: Turn[];
   pairs: QaPair[];
+}
+
+/** The repository's root folder. */
+export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
+/** Where the interviews are read from unless a folder is given: next to the repository, written relative to it. */
+export const DEFAULT_INTERVIEWS = path.join('..', 'shared', 'data', 'interviews', 'changelog');
+
+/** A folder given on the command line (relative to the working folder), or the default one (relative to the repository). */
+export function interviewsDir(given?: string): string {
+  return given ? path.resolve(given) : path.resolve(REPO_ROOT, DEFAULT_INTERVIEWS);
+}
+
+/** A path as reports and messages show it: relative to the repository, never absolute (no machine's folders in EVAL.md). */
+export function shownPath(p: string): string {
+  return path.relative(REPO_ROOT, path.resolve(p)) || '.';
 }
 
 const SPEAKER_RE = /^\*\*([^*]+?):\*\*\s*/;
@@ -74,6 +89,7 @@ function sources(dir: string): Map<string, { guest: string; host: string }> {
 }
 
 export function readInterviews(dir: string, limit = Infinity): Interview[] {
+  if (!fs.existsSync(dir)) throw new Error(`no interview folder at ${shownPath(dir)} (give one: npm run eval -- <dir>)`);
   const known = sources(dir);
   const files = fs
     .readdirSync(dir)

@@ -3,21 +3,21 @@
  *   [--model NAME] [--scenarios DIR] [--no-heldout] [--no-scenarios] [--retrieval hybrid,lexical]`
  *
  * Held-out answer prediction and the scenario suite through the public API (see eval/report.ts
- * for the method). Starts the service on a free port with a fresh data folder, like the tests do,
- * once per retrieval mode; the service inherits this process's environment (LLM_* for
- * mind-reasoner-pro) plus RETRIEVAL_MODE when --retrieval is given.
+ * for the method). Starts the service in this process (testkit/service.ts) on a free port with a
+ * fresh data folder, like the tests do, once per retrieval mode; the service inherits this
+ * process's environment (LLM_* for mind-reasoner-pro) plus RETRIEVAL_MODE when --retrieval is
+ * given. Interviews are read from ../shared/data/interviews/changelog next to the repository
+ * unless a folder is given; reports name folders relative to the repository.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { RENDER, runEngine } from './engine.ts';
 import { planHeldOut, scoreHeldOut, type HeldOutPlan } from './heldout.ts';
-import { readInterviews } from './interviews.ts';
+import { interviewsDir, readInterviews, REPO_ROOT as ROOT, shownPath as shown } from './interviews.ts';
 import { renderReport, type ModeResult } from './report.ts';
 import { isDecline, loadScenarios, type Suite } from './scenarios.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const DEFAULT_DIR = path.resolve(ROOT, '../shared/data/interviews/changelog');
 const DEFAULT_SCENARIOS = path.resolve(ROOT, 'eval/scenarios');
 /** The label of a run without --retrieval: whatever the service defaults to. */
 const DEFAULT_MODE = 'default';
@@ -55,7 +55,7 @@ function options(argv: string[]) {
   };
   return {
     help: values.help,
-    dir: path.resolve(positionals[0] ?? DEFAULT_DIR),
+    dir: interviewsDir(positionals[0]),
     limit: values.limit ? number('limit', values.limit) : Infinity,
     per: number('per', values.per),
     formats,
@@ -69,12 +69,6 @@ function options(argv: string[]) {
   };
 }
 
-/** A folder as the report names it: relative to the repository when it is nearby, else absolute. */
-const shown = (p: string) => {
-  const rel = path.relative(ROOT, p);
-  return rel === '' ? '.' : rel.startsWith(`..${path.sep}..`) || path.isAbsolute(rel) ? p : rel;
-};
-
 async function main(): Promise<void> {
   const t0 = performance.now();
   const opts = options(process.argv.slice(2));
@@ -85,7 +79,7 @@ async function main(): Promise<void> {
   if (!opts.heldOut && !opts.scenarios) throw new Error('--no-heldout and --no-scenarios: nothing to run');
   const everything = readInterviews(opts.dir);
   const interviews = everything.slice(0, opts.limit);
-  if (interviews.length === 0) throw new Error(`no interviews (*.md) in ${opts.dir}`);
+  if (interviews.length === 0) throw new Error(`no interviews (*.md) in ${shown(opts.dir)}`);
   const read = new Set(interviews.map((i) => i.file));
 
   // Scenario files are checked against every transcript in the folder before anything starts.
@@ -95,7 +89,7 @@ async function main(): Promise<void> {
     const loaded = loadScenarios(opts.scenarioDir, everything);
     suites = loaded.suites.filter((s) => read.has(s.file));
     skipped = loaded.skipped;
-    if (skipped.length) console.error(`scenario files not run (no such transcript in ${opts.dir}): ${skipped.join(', ')}`);
+    if (skipped.length) console.error(`scenario files not run (no such transcript in ${shown(opts.dir)}): ${skipped.join(', ')}`);
     const beyond = loaded.suites.length - suites.length;
     if (beyond) console.error(`${beyond} scenario files not run: their transcripts are beyond --limit`);
   }
@@ -150,7 +144,7 @@ async function main(): Promise<void> {
   });
   fs.writeFileSync(opts.out, report);
   console.log(report);
-  console.error(`Run time: ${seconds.toFixed(0)} s; report written to ${opts.out}`);
+  console.error(`Run time: ${seconds.toFixed(0)} s; report written to ${shown(opts.out)}`);
 }
 
 try {

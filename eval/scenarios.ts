@@ -7,7 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { UNKNOWN_SAYING } from '../src/engines/grounded.ts';
 import { containsPhrase, normalise } from './metrics.ts';
-import type { Interview } from './interviews.ts';
+import { shownPath, type Interview } from './interviews.ts';
 
 const Scenario = z.object({ id: z.string().min(1), scenario: z.string().min(1) });
 const OnTopic = Scenario.extend({ passages: z.array(z.string().min(1)).min(1) });
@@ -41,7 +41,7 @@ export interface LoadedSuites {
  * collected and thrown as one error.
  */
 export function loadScenarios(dir: string, interviews: readonly Interview[]): LoadedSuites {
-  if (!fs.existsSync(dir)) throw new Error(`scenario folder ${dir} does not exist`);
+  if (!fs.existsSync(dir)) throw new Error(`scenario folder ${shownPath(dir)} does not exist`);
   const byFile = new Map(interviews.map((i) => [i.file, i]));
   const problems: string[] = [];
   const suites: Suite[] = [];
@@ -53,24 +53,25 @@ export function loadScenarios(dir: string, interviews: readonly Interview[]): Lo
     .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
   for (const name of files) {
     const where = path.join(dir, name);
+    const shown = shownPath(where);
     let json: unknown;
     try {
       json = JSON.parse(fs.readFileSync(where, 'utf8'));
     } catch (err) {
-      problems.push(`${where}: not valid JSON (${(err as Error).message})`);
+      problems.push(`${shown}: not valid JSON (${(err as Error).message})`);
       continue;
     }
     const parsed = SuiteFile.safeParse(json);
     if (!parsed.success) {
-      problems.push(`${where}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+      problems.push(`${shown}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
       continue;
     }
     const suite = parsed.data;
     const expected = name.replace(/\.json$/, '.md');
-    if (suite.file !== expected) problems.push(`${where}: "file" is ${suite.file}, expected ${expected} (the transcript the JSON is named after)`);
+    if (suite.file !== expected) problems.push(`${shown}: "file" is ${suite.file}, expected ${expected} (the transcript the JSON is named after)`);
     for (const s of [...suite.onTopic, ...suite.offTopic]) {
       const seen = ids.get(s.id);
-      if (seen) problems.push(`${where}: id ${s.id} is also used in ${seen}`);
+      if (seen) problems.push(`${shown}: id ${s.id} is also used in ${seen}`);
       ids.set(s.id, name);
     }
     const interview = byFile.get(suite.file);
@@ -79,13 +80,13 @@ export function loadScenarios(dir: string, interviews: readonly Interview[]): Lo
       continue;
     }
     if (normalise(suite.person) !== normalise(interview.guest)) {
-      problems.push(`${where}: "person" is ${suite.person}, but the guest of ${suite.file} is ${interview.guest}`);
+      problems.push(`${shown}: "person" is ${suite.person}, but the guest of ${suite.file} is ${interview.guest}`);
       continue;
     }
     const guestTurns = interview.turns.filter((t) => t.speaker === interview.guest).map((t) => t.text);
     for (const s of suite.onTopic) {
       for (const p of s.passages) {
-        if (!guestTurns.some((t) => containsPhrase(t, p))) problems.push(`${where}: ${s.id}: passage "${p}" is not in any turn of ${interview.guest} in ${suite.file}`);
+        if (!guestTurns.some((t) => containsPhrase(t, p))) problems.push(`${shown}: ${s.id}: passage "${p}" is not in any turn of ${interview.guest} in ${suite.file}`);
       }
     }
     suites.push({ ...suite, interview });

@@ -22,7 +22,7 @@ const ConfigSchema = z.object({
   JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
   WORKER_POLL_MS: z.coerce.number().int().min(10).default(250),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
-  ANALYSIS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+  ANALYSIS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   ANALYSIS_MAX_MEMORY_MB: z.coerce.number().int().min(64).default(2048),
   SIGNING_SECRET: z.string().min(32).optional(),
   SESSION_SECRET: z.string().min(32).optional(),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { killTrials } from './support/kill-trials.ts';
+import { killTrials } from '../testkit/kill-trials.ts';
 
 /**
  * Kill trials (SIGKILL of a worker process in the middle of a snapshot, KILL_TRIALS times, 3 by

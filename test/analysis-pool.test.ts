@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { AnalysisPool } from '../src/jobs/analysis-pool.ts';
-import { makePdf, sampleInterview, teamsVtt } from './support/fixtures.ts';
+import { makePdf, sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
 
 const pool = new AnalysisPool({ threads: 1, timeoutMs: 60_000, maxMemoryMb: 512 });
 after(() => pool.close());

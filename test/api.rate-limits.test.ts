@@ -12,19 +12,20 @@ import { openPostgres } from '../src/store/db/postgres.ts';
 import { makeRepos } from '../src/store/db/repos/index.ts';
 import { openSqlite } from '../src/store/db/sqlite.ts';
 import { openRateLimitStore } from '../src/store/rate-limit-stores.ts';
-import { PG_SKIP, createDatabase, type TestDatabase } from './support/scale.ts';
-import { REDIS_SKIP, startRedis } from './support/redis.ts';
-import { client, startServer, type Reply, type TestServer } from './support/server.ts';
+import { PG_SKIP, createDatabase, type TestDatabase } from '../testkit/scale.ts';
+import { REDIS_SKIP, startRedis } from '../testkit/redis.ts';
+import { client, type Reply } from '../testkit/http.ts';
+import { startService, type Service } from '../testkit/service.ts';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'mindsim-rl-'));
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const today = () => new Date().toISOString().slice(0, 10);
 
-async function account(srv: TestServer, email: string, tier: 'standard' | 'pro') {
-  const r = await srv.admin('create-account', '--email', email, '--tier', tier);
-  assert.equal(r.code, 0, r.stderr);
-  return JSON.parse(r.stdout) as { accountId: string; apiKey: string };
-}
+/**
+ * Rate limits and the usage meter, in-process over real HTTP (raw requests: the headers on every
+ * kind of answer are what is tested). The usage counts written on SIGTERM: processes.test.ts.
+ */
+const account = (srv: Service, email: string, tier: 'standard' | 'pro') => srv.admin.createAccount(email, tier);
 
 const limitHeaders = (r: Reply) => ({
   limit: r.headers.get('x-ratelimit-limit'),
@@ -64,14 +65,14 @@ function usageRows(dataDir: string, accountId: string): Array<{ day: string; req
 }
 
 describe('per-key rate limits on the public API (memory store)', { concurrency: false }, () => {
-  let srv: TestServer;
+  let srv: Service;
   let std: { accountId: string; apiKey: string };
 
   before(async () => {
-    srv = await startServer({ RATE_LIMIT_STANDARD: '3', RATE_LIMIT_PRO: '5', API_KEY_CACHE_MS: '0', USAGE_FLUSH_MS: '200', TRUST_PROXY: 'true' });
+    srv = await startService({ RATE_LIMIT_STANDARD: '3', RATE_LIMIT_PRO: '5', API_KEY_CACHE_MS: '0', USAGE_FLUSH_MS: '200', TRUST_PROXY: 'true' });
     std = await account(srv, 'standard@example.com', 'standard');
   });
-  after(() => srv?.stop());
+  after(() => srv?.close());
 
   it('sends Limit, a decreasing Remaining and Reset (Unix seconds) on every API response, errors included', async () => {
     const api = client(srv.api, std.apiKey);
@@ -102,8 +103,8 @@ describe('per-key rate limits on the public API (memory store)', { concurrency: 
     assertLimited(await api.get('/models'), 3);
     assertLimited(await api.post('/minds', { name: 'Not created' }), 3);
     // Nothing was created by the refused request.
-    const { apiKey } = JSON.parse((await srv.admin('create-api-key', '--account', std.accountId)).stdout) as { apiKey: string };
-    assert.deepEqual((await client(srv.api, apiKey).get('/minds')).body, []);
+    const { apiKey } = await srv.admin.createApiKey(std.accountId);
+    assert.deepEqual(await srv.sdk(apiKey).minds.list().all(), []);
   });
 
   it('counts requests without a valid key per client address at the standard limit, headers on the 401s', async () => {
@@ -122,12 +123,12 @@ describe('per-key rate limits on the public API (memory store)', { concurrency: 
     assert.match(refused.body.error.message, /without a valid API key/);
     // Another address, and a valid key from the same address, are counted apart.
     assert.equal((await from('203.0.113.6', 'msk_00000000_wrong')).status, 401);
-    const fresh = JSON.parse((await srv.admin('create-api-key', '--account', std.accountId)).stdout) as { apiKey: string };
+    const fresh = await srv.admin.createApiKey(std.accountId);
     assert.equal((await from('203.0.113.5', fresh.apiKey)).status, 200);
   });
 
   it('counts MCP calls in the same per-key window as the API, with the headers', async () => {
-    const { apiKey } = JSON.parse((await srv.admin('create-api-key', '--account', std.accountId)).stdout) as { apiKey: string };
+    const { apiKey } = await srv.admin.createApiKey(std.accountId);
     const mcp = () =>
       fetch(`${srv.baseUrl}/mcp`, {
         method: 'POST',
@@ -147,7 +148,7 @@ describe('per-key rate limits on the public API (memory store)', { concurrency: 
   });
 
   it('counts each API key separately', async () => {
-    const created = JSON.parse((await srv.admin('create-api-key', '--account', std.accountId)).stdout) as { apiKey: string };
+    const created = await srv.admin.createApiKey(std.accountId);
     const second = client(srv.api, created.apiKey);
     const r = await second.get('/models');
     assert.equal(r.status, 200);
@@ -173,7 +174,7 @@ describe('per-key rate limits on the public API (memory store)', { concurrency: 
     const api = client(srv.api, b.apiKey);
     for (let i = 0; i < 3; i++) assert.equal((await api.get('/models')).status, 200);
     assertLimited(await api.get('/models'), 3);
-    assert.equal((await srv.admin('set-tier', '--account', b.accountId, '--tier', 'pro')).code, 0);
+    await srv.admin.setTier(b.accountId, 'pro');
     const r = await api.get('/models'); // the 5th request of the window, within pro's 5
     assert.equal(r.status, 200);
     assert.equal(limitHeaders(r).limit, '5');
@@ -199,20 +200,6 @@ describe('per-key rate limits on the public API (memory store)', { concurrency: 
     assert.deepEqual(await settled(7), [{ day: today(), requests: 7 }]);
     await api.get('/models');
     assert.deepEqual(await settled(8), [{ day: today(), requests: 8 }], 'flushes add to the day');
-  });
-});
-
-describe('the usage meter on shutdown', () => {
-  it('writes the counts still in memory on SIGTERM', async () => {
-    const srv = await startServer({ USAGE_FLUSH_MS: '600000' });
-    try {
-      const api = client(srv.api, srv.apiKey);
-      for (let i = 0; i < 4; i++) assert.equal((await api.get('/models')).status, 200);
-      assert.deepEqual(usageRows(srv.dataDir, srv.ownerAccountId), [], 'nothing written before the flush');
-    } finally {
-      await srv.stop('SIGTERM');
-    }
-    assert.deepEqual(usageRows(srv.dataDir, srv.ownerAccountId), [{ day: today(), requests: 4 }]);
   });
 });
 
@@ -331,13 +318,16 @@ describe('UsageService and RateLimits.window, in process', () => {
   });
 });
 
-/** Two API processes on one shared store: the limit of a key holds across them. */
+/**
+ * Two API services on one shared store, each with its own limiter over it as two processes would
+ * have: the limit of a key holds across them.
+ */
 async function acrossTwoProcesses(env: Record<string, string>) {
   const limits = { RATE_LIMIT_STANDARD: '4', RATE_LIMIT_PRO: '6' };
-  const one = await startServer({ ...env, ...limits });
-  let two: TestServer | null = null;
+  const one = await startService({ ...env, ...limits });
+  let two: Service | null = null;
   try {
-    two = await startServer({ ...env, ...limits, DATA_DIR: one.dataDir, RUN_WORKER: 'false' });
+    two = await startService({ ...env, ...limits, DATA_DIR: one.dataDir, RUN_WORKER: 'false' });
     const { apiKey } = await account(one, 'shared@example.com', 'standard');
     const a = client(one.api, apiKey);
     const b = client(two.api, apiKey);
@@ -360,8 +350,8 @@ async function acrossTwoProcesses(env: Record<string, string>) {
     assert.equal(owner.status, 200);
     assert.deepEqual([limitHeaders(owner).limit, limitHeaders(owner).remaining], ['6', '5']);
   } finally {
-    await two?.stop();
-    await one.stop();
+    await two?.close();
+    await one.close();
   }
 }
 

@@ -16,18 +16,20 @@ import {
   WebhookEvent,
   WebhookReceived,
 } from '../src/http/schemas.ts';
-import { client, fileForm, startServer, waitForSnapshot, type Reply, type TestServer } from './support/server.ts';
-import { sampleInterview, teamsVtt, zoomVtt } from './support/fixtures.ts';
+import { client, fileForm, waitForSnapshot, type Reply } from '../testkit/http.ts';
+import { startService, type Service } from '../testkit/service.ts';
+import { sampleInterview, teamsVtt, zoomVtt } from '../testkit/fixtures.ts';
 
 /**
  * Responses are written from the schemas without a zod check on the way out (src/http/serializer.ts),
  * so this walk checks every kind of response body against its schema: valid, and nothing more.
+ * Raw HTTP on purpose: the bodies are checked as they are sent, not as the SDK reads them.
  */
-let srv: TestServer;
+let srv: Service;
 before(async () => {
-  srv = await startServer();
+  srv = await startService();
 });
-after(() => srv.stop());
+after(() => srv?.close());
 
 function conforms(schema: z.ZodType, r: Reply, status = 200): void {
   assert.equal(r.status, status, JSON.stringify(r.body));
@@ -62,7 +64,7 @@ it('every response body matches its documented schema exactly', async () => {
   conforms(SimulateResponse, await api.post('/simulate', { mindId, scenario: { message: 'How do you like your coffee?' } }));
   conforms(ModelsResponse, await api.get('/models'));
 
-  const w = JSON.parse((await srv.admin('create-webhook-credentials', '--account', srv.ownerAccountId)).stdout) as { url: string; username: string; password: string };
+  const w = await srv.admin.createWebhookCredentials(srv.ownerAccountId);
   const hook = await fetch(w.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${w.username}:${w.password}`).toString('base64')}` },

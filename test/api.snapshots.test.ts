@@ -1,32 +1,32 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { client, fileForm, rawRequest, startServer, waitForSnapshot, type Client, type TestServer } from './support/server.ts';
-import { makeDocx, makePdf, monologueVtt, parenVtt, sampleInterview, teamsVtt, zoomVtt } from './support/fixtures.ts';
+import { client, rawRequest, type Client } from '../testkit/http.ts';
+import { blobOf, failure, statusOf, waitFor, type TestSdk } from '../testkit/sdk.ts';
+import { startService, type Service } from '../testkit/service.ts';
+import { makeDocx, makePdf, monologueVtt, parenVtt, sampleInterview, teamsVtt, zoomVtt } from '../testkit/fixtures.ts';
 
-let srv: TestServer;
+/** Snapshots and simulation through the typed SDK; raw multipart for the bodies it would never send. */
+let srv: Service;
+let sdk: TestSdk;
 let api: Client;
 
 before(async () => {
-  srv = await startServer({ LOG_LEVEL: 'debug' });
+  srv = await startService({ LOG_LEVEL: 'debug' });
+  sdk = srv.sdk();
   api = client(srv.api, srv.apiKey);
 });
-after(() => srv.stop());
+after(() => srv?.close());
 
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const newMind = async (name = 'Sam Okafor') => (await api.post('/minds', { name })).body as { mind: { id: string }; digitalTwin: { id: string } };
+const newMind = (name = 'Sam Okafor') => sdk.minds.create(name);
 
 async function snapshotOf(bytes: Buffer | string, fileName: string, type?: string) {
   const { mind, digitalTwin } = await newMind();
-  const r = await api.post(`/minds/${mind.id}/snapshots`, fileForm(bytes, fileName, type, { digitalTwinId: digitalTwin.id }));
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  return { mindId: mind.id, id: r.body.mindAssessmentId as string, status: await waitForSnapshot(api, mind.id, r.body.mindAssessmentId) };
+  const r = await sdk.snapshots.create(mind.id, { file: blobOf(bytes, type), fileName, digitalTwinId: digitalTwin.id });
+  return { mindId: mind.id, id: r.mindAssessmentId, status: await waitFor(sdk, mind.id, r.mindAssessmentId) };
 }
 
-async function simulate(mindId: string, message: string) {
-  const r = await api.post('/simulate', { mindId, scenario: { message } });
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  return r.body;
-}
+const simulate = (mindId: string, message: string) => sdk.simulate({ mindId, scenario: { message } });
 
 describe('direct file snapshots in every format', () => {
   const interview = sampleInterview();
@@ -46,8 +46,8 @@ describe('direct file snapshots in every format', () => {
       assert.equal(status.id, id);
       assert.equal(status.mindId, mindId);
       assert.match(status.createdAt, ISO_Z);
-      assert.match(status.startedAt, ISO_Z);
-      assert.match(status.completedAt, ISO_Z);
+      assert.match(status.startedAt ?? '', ISO_Z);
+      assert.match(status.completedAt ?? '', ISO_Z);
       assert.equal(status.error, null);
       const sim = await simulate(mindId, 'How do you feel about working remotely?');
       assert.ok(sim.evidence.length > 0);
@@ -65,7 +65,7 @@ describe('direct file snapshots in every format', () => {
     );
     assert.equal(status.status, 'completed');
     const sim = await simulate(mindId, 'What do you think about small teams?');
-    assert.match(sim.evidence.map((e: { text: string }) => e.text).join(' '), /small teams/);
+    assert.match(sim.evidence.map((e) => e.text).join(' '), /small teams/);
   });
 });
 
@@ -77,9 +77,9 @@ describe('snapshot request errors', () => {
       [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]), 'x.pdf', 'application/pdf'],
       ['', 'empty.vtt', 'text/vtt'],
     ] as const) {
-      const r = await api.post(`/minds/${mind.id}/snapshots`, fileForm(bytes, name, type));
+      const r = await failure(sdk.snapshots.create(mind.id, { file: blobOf(bytes, type), fileName: name }));
       assert.equal(r.status, 400);
-      assert.equal(r.body.error.code, 'unsupported_file_type');
+      assert.equal(r.code, 'unsupported_file_type');
     }
   });
 
@@ -102,10 +102,10 @@ describe('snapshot request errors', () => {
 
   it('404 for an unknown mind or twin; 415/400 for bodies that are not multipart', async () => {
     const vtt = teamsVtt(sampleInterview());
-    assert.equal((await api.post('/minds/00000000-0000-4000-8000-000000000000/snapshots', fileForm(vtt, 'a.vtt'))).status, 404);
+    assert.equal(await statusOf(sdk.snapshots.create('00000000-0000-4000-8000-000000000000', { file: blobOf(vtt), fileName: 'a.vtt' })), 404);
     const { mind } = await newMind();
-    const twin = await api.post(`/minds/${mind.id}/snapshots`, fileForm(vtt, 'a.vtt', 'text/vtt', { digitalTwinId: '00000000-0000-4000-8000-000000000000' }));
-    assert.equal(twin.status, 404);
+    const twin = sdk.snapshots.create(mind.id, { file: blobOf(vtt, 'text/vtt'), fileName: 'a.vtt', digitalTwinId: '00000000-0000-4000-8000-000000000000' });
+    assert.equal(await statusOf(twin), 404);
     assert.equal((await api.call('POST', `/minds/${mind.id}/snapshots`, 'x', { 'content-type': 'text/plain' })).status, 415);
     assert.equal((await api.post(`/minds/${mind.id}/snapshots`, {})).status, 400);
     const garbage = await api.call('POST', `/minds/${mind.id}/snapshots`, '--zzz\r\nnonsense', {
@@ -118,50 +118,50 @@ describe('snapshot request errors', () => {
     const { mind } = await newMind();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      ids.push((await api.post(`/minds/${mind.id}/snapshots`, fileForm(teamsVtt(sampleInterview()), 'a.vtt'))).body.mindAssessmentId);
+      ids.push((await sdk.snapshots.create(mind.id, { file: blobOf(teamsVtt(sampleInterview())), fileName: 'a.vtt' })).mindAssessmentId);
     }
     const list = await api.get(`/minds/${mind.id}/snapshots`);
-    assert.deepEqual(list.body.map((s: { id: string }) => s.id), [...ids].reverse());
-    assert.equal((await api.get(`/minds/${mind.id}/snapshots/00000000-0000-4000-8000-000000000000/status`)).status, 404);
+    assert.ok(Array.isArray(list.body), 'a plain array');
+    assert.deepEqual((await sdk.snapshots.list(mind.id).all()).map((s) => s.id), [...ids].reverse());
+    assert.equal(await statusOf(sdk.snapshots.status(mind.id, '00000000-0000-4000-8000-000000000000')), 404);
   });
 });
 
 describe('simulate', () => {
   it('409 snapshot_not_ready before any snapshot completes; 400 for unknown models; 404 for unknown minds', async () => {
     const { mind } = await newMind();
-    const r = await api.post('/simulate', { mindId: mind.id, scenario: { message: 'Hello?' } });
+    const r = await failure(simulate(mind.id, 'Hello?'));
     assert.equal(r.status, 409);
-    assert.equal(r.body.error.code, 'snapshot_not_ready');
-    const bad = await api.post('/simulate', { mindId: mind.id, selectedSimulationModel: 'gpt-9', scenario: { message: 'Hi' } });
+    assert.equal(r.code, 'snapshot_not_ready');
+    const bad = await failure(sdk.simulate({ mindId: mind.id, selectedSimulationModel: 'gpt-9' as 'mind-reasoner-pro', scenario: { message: 'Hi' } }));
     assert.equal(bad.status, 400);
-    assert.deepEqual(bad.body.error.details.allowed, ['mind-reasoner-standard', 'mind-reasoner-pro']);
-    assert.equal((await api.post('/simulate', { mindId: '00000000-0000-4000-8000-000000000000', scenario: { message: 'x' } })).status, 404);
+    assert.deepEqual(bad.details?.allowed, ['mind-reasoner-standard', 'mind-reasoner-pro']);
+    assert.equal(await statusOf(simulate('00000000-0000-4000-8000-000000000000', 'x')), 404);
     assert.equal((await api.post('/simulate', { mindId: mind.id, scenario: {} })).status, 400);
     assert.equal((await api.post('/simulate', { mindId: mind.id, scenario: 'hello' })).status, 400);
   });
 
   it('answers with message, model, analysis, confidence and evidence for every accepted model name', async () => {
     const { mindId } = await snapshotOf(teamsVtt(sampleInterview()), 'a.vtt');
-    for (const model of [undefined, 'mind-reasoner-pro', 'mind-reasoner-standard']) {
-      const r = await api.post('/simulate', { mindId, selectedSimulationModel: model, scenario: { message: 'Would you hire a junior developer?' } });
-      assert.equal(r.status, 200);
-      assert.equal(typeof r.body.message, 'string');
-      assert.ok(r.body.message.length > 0);
-      assert.ok(['mind-reasoner-standard', 'mind-reasoner-pro'].includes(r.body.model));
-      for (const k of ['thinking', 'feeling', 'saying', 'acting']) assert.equal(typeof r.body.analysis[k], 'string');
-      assert.ok(r.body.confidence >= 0 && r.body.confidence <= 1);
-      assert.ok(Array.isArray(r.body.evidence));
+    for (const model of [undefined, 'mind-reasoner-pro', 'mind-reasoner-standard'] as const) {
+      const body = await sdk.simulate({ mindId, selectedSimulationModel: model, scenario: { message: 'Would you hire a junior developer?' } });
+      assert.equal(sdk.last?.status, 200);
+      assert.equal(typeof body.message, 'string');
+      assert.ok(body.message.length > 0);
+      assert.ok(['mind-reasoner-standard', 'mind-reasoner-pro'].includes(body.model));
+      for (const k of ['thinking', 'feeling', 'saying', 'acting'] as const) assert.equal(typeof body.analysis[k], 'string');
+      assert.ok(body.confidence >= 0 && body.confidence <= 1);
+      assert.ok(Array.isArray(body.evidence));
     }
-    const models = await api.get('/models');
-    assert.equal(models.status, 200);
-    assert.deepEqual(models.body.map((m: { id: string }) => m.id).sort(), ['mind-reasoner-pro', 'mind-reasoner-standard']);
+    const models = await sdk.models.list();
+    assert.deepEqual(models.map((m) => m.id).sort(), ['mind-reasoner-pro', 'mind-reasoner-standard']);
   });
 
   it('delete removes the mind with its snapshots, memories and files', async () => {
     const { mindId, id } = await snapshotOf(teamsVtt(sampleInterview()), 'a.vtt');
     assert.equal((await api.del(`/minds/${mindId}`)).status, 204);
-    assert.equal((await api.get(`/minds/${mindId}/snapshots/${id}/status`)).status, 404);
-    assert.equal((await api.post('/simulate', { mindId, scenario: { message: 'x' } })).status, 404);
+    assert.equal(await statusOf(sdk.snapshots.status(mindId, id)), 404);
+    assert.equal(await statusOf(simulate(mindId, 'x')), 404);
     const fs = await import('node:fs');
     const path = await import('node:path');
     const dir = path.join(srv.dataDir, 'blobs', 'artifacts', mindId);
@@ -171,7 +171,7 @@ describe('simulate', () => {
 
 describe('logs', () => {
   it('never contain transcript text, API keys or signatures', () => {
-    const logs = srv.output().split('\n').filter((l) => l.startsWith('{'));
+    const logs = srv.logs().split('\n').filter((l) => l.startsWith('{'));
     assert.ok(logs.length > 20, 'the service logged requests');
     for (const line of logs) {
       assert.doesNotMatch(line, /kilometres|decaf|whiteboard|four-person startup/, 'no transcript text');

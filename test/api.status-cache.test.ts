@@ -1,60 +1,64 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { client, fileForm, startServer, waitForSnapshot, type Client, type TestServer } from './support/server.ts';
-import { sampleInterview, zoomVtt } from './support/fixtures.ts';
+import { blobOf, failure, statusOf, waitFor, type TestSdk } from '../testkit/sdk.ts';
+import { startService, type Service } from '../testkit/service.ts';
+import { sampleInterview, zoomVtt } from '../testkit/fixtures.ts';
 
 /**
  * Final (completed or failed) snapshot statuses are answered from memory for STATUS_CACHE_MS.
- * Two more API processes share the first one's data folder: one caching, one not.
+ * Two more API services share the first one's data folder (each its own store, limiter and
+ * cache, as separate processes would have): one caching, one not.
  */
 const CACHE_MS = 1500;
-let a: TestServer;
-let b: TestServer;
-let uncached: TestServer;
-let apiA: Client;
-let apiB: Client;
+let a: Service;
+let b: Service;
+let uncached: Service;
+let sdkA: TestSdk;
+let sdkB: TestSdk;
 
 before(async () => {
-  a = await startServer({ STATUS_CACHE_MS: String(CACHE_MS) });
+  a = await startService({ STATUS_CACHE_MS: String(CACHE_MS) });
   [b, uncached] = await Promise.all([
-    startServer({ DATA_DIR: a.dataDir, RUN_WORKER: 'false', STATUS_CACHE_MS: String(CACHE_MS) }),
-    startServer({ DATA_DIR: a.dataDir, RUN_WORKER: 'false', STATUS_CACHE_MS: '0' }),
+    startService({ DATA_DIR: a.dataDir, RUN_WORKER: 'false', STATUS_CACHE_MS: String(CACHE_MS) }),
+    startService({ DATA_DIR: a.dataDir, RUN_WORKER: 'false', STATUS_CACHE_MS: '0' }),
   ]);
-  apiA = client(a.api, a.apiKey);
-  apiB = client(b.api, a.apiKey);
+  sdkA = a.sdk();
+  sdkB = b.sdk(a.apiKey);
 });
-after(() => Promise.all([a.stop(), b.stop(), uncached.stop()]));
+after(() => Promise.all([b?.close(), uncached?.close()]).then(() => a?.close()));
 
-async function completedSnapshot(): Promise<{ mindId: string; path: string }> {
-  const mindId = (await apiA.post('/minds', { name: 'Sam Okafor' })).body.mind.id as string;
-  const r = await apiA.post(`/minds/${mindId}/snapshots`, fileForm(zoomVtt(sampleInterview()), 'z.vtt'));
-  assert.equal(r.status, 200);
-  const done = await waitForSnapshot(apiA, mindId, r.body.mindAssessmentId as string);
+async function completedSnapshot(): Promise<{ mindId: string; id: string }> {
+  const { mind } = await sdkA.minds.create('Sam Okafor');
+  const r = await sdkA.snapshots.create(mind.id, { file: blobOf(zoomVtt(sampleInterview())), fileName: 'z.vtt' });
+  assert.equal(sdkA.last?.status, 200);
+  const done = await waitFor(sdkA, mind.id, r.mindAssessmentId);
   assert.equal(done.status, 'completed');
-  return { mindId, path: `/minds/${mindId}/snapshots/${done.id as string}/status` };
+  return { mindId: mind.id, id: done.id };
 }
 
 describe('final snapshot statuses from memory', () => {
   it('a deletion is seen at once by the process that made it', async () => {
-    const { mindId, path } = await completedSnapshot();
-    for (let i = 0; i < 3; i++) assert.equal((await apiA.get(path)).body.status, 'completed');
-    assert.equal((await apiA.del(`/minds/${mindId}`)).status, 204);
-    const gone = await apiA.get(path);
+    const { mindId, id } = await completedSnapshot();
+    for (let i = 0; i < 3; i++) assert.equal((await sdkA.snapshots.status(mindId, id)).status, 'completed');
+    await sdkA.minds.delete(mindId);
+    assert.equal(sdkA.last?.status, 204);
+    const gone = await failure(sdkA.snapshots.status(mindId, id));
     assert.equal(gone.status, 404);
-    assert.equal(gone.body.error.code, 'mind_not_found');
+    assert.equal(gone.code, 'mind_not_found');
   });
 
   it('by the other processes within STATUS_CACHE_MS, and at once with the cache off', async () => {
-    const { mindId, path } = await completedSnapshot();
-    const apiUncached = client(uncached.api, a.apiKey);
-    assert.equal((await apiB.get(path)).body.status, 'completed'); // now in b's memory
-    assert.equal((await apiUncached.get(path)).body.status, 'completed');
-    assert.equal((await apiA.del(`/minds/${mindId}`)).status, 204);
+    const { mindId, id } = await completedSnapshot();
+    const sdkUncached = uncached.sdk(a.apiKey);
+    assert.equal((await sdkB.snapshots.status(mindId, id)).status, 'completed'); // now in b's memory
+    assert.equal((await sdkUncached.snapshots.status(mindId, id)).status, 'completed');
+    await sdkA.minds.delete(mindId);
+    assert.equal(sdkA.last?.status, 204);
     const deletedAt = Date.now();
-    assert.equal((await apiUncached.get(path)).status, 404);
+    assert.equal(await statusOf(sdkUncached.snapshots.status(mindId, id)), 404);
     let status = 200;
     while (status === 200 && Date.now() - deletedAt < CACHE_MS + 5000) {
-      status = (await apiB.get(path)).status;
+      status = await statusOf(sdkB.snapshots.status(mindId, id));
       if (status === 200) await new Promise((r) => setTimeout(r, 100));
     }
     assert.equal(status, 404);
@@ -63,26 +67,26 @@ describe('final snapshot statuses from memory', () => {
   });
 
   it("another account's key never gets a cached status", async () => {
-    const { path } = await completedSnapshot();
-    assert.equal((await apiA.get(path)).status, 200);
-    assert.equal((await apiB.get(path)).status, 200);
-    const other = JSON.parse((await a.admin('create-account', '--email', 'cache-other@example.com', '--tier', 'pro')).stdout) as { apiKey: string };
+    const { mindId, id } = await completedSnapshot();
+    assert.equal(await statusOf(sdkA.snapshots.status(mindId, id)), 200);
+    assert.equal(await statusOf(sdkB.snapshots.status(mindId, id)), 200);
+    const other = await a.admin.createAccount('cache-other@example.com', 'pro');
     for (const srv of [a, b]) {
-      const r = await client(srv.api, other.apiKey).get(path);
+      const r = await failure(srv.sdk(other.apiKey).snapshots.status(mindId, id));
       assert.equal(r.status, 404);
-      assert.equal(r.body.error.code, 'mind_not_found');
+      assert.equal(r.code, 'mind_not_found');
     }
   });
 
   it('a snapshot still pending is read afresh each time', async () => {
     // b runs no worker and a's worker is busy with nothing: a snapshot created through b is
     // pending until a's worker takes it, and b must see it change.
-    const mindId = (await apiB.post('/minds', { name: 'Sam Okafor' })).body.mind.id as string;
-    const r = await apiB.post(`/minds/${mindId}/snapshots`, fileForm(zoomVtt(sampleInterview()), 'z.vtt'));
+    const mindId = (await sdkB.minds.create('Sam Okafor')).mind.id;
+    const r = await sdkB.snapshots.create(mindId, { file: blobOf(zoomVtt(sampleInterview())), fileName: 'z.vtt' });
     const seen = new Set<string>();
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const s = (await apiB.get(`/minds/${mindId}/snapshots/${r.body.mindAssessmentId as string}/status`)).body.status as string;
+      const s = (await sdkB.snapshots.status(mindId, r.mindAssessmentId)).status;
       seen.add(s);
       if (s === 'completed' || s === 'failed' || Date.now() > deadline) break;
       await new Promise((res) => setTimeout(res, 20));

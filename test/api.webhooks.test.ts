@@ -1,22 +1,20 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { client, startServer, type TestServer } from './support/server.ts';
+import { runAdmin } from '../testkit/process.ts';
+import { startService, type Service } from '../testkit/service.ts';
 
-let srv: TestServer;
+/** The webhook receiver (raw HTTP: it is not part of the SDK) and the events through the SDK; the operator CLI as a process. */
+let srv: Service;
 before(async () => {
-  srv = await startServer({ LOG_LEVEL: 'info' });
+  srv = await startService({ LOG_LEVEL: 'info' });
 });
-after(() => srv.stop());
+after(() => srv?.close());
 
 const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
 
 async function account(tier: 'standard' | 'pro') {
-  const r = await srv.admin('create-account', '--email', `${tier}-${Date.now()}@example.com`, '--tier', tier);
-  assert.equal(r.code, 0, r.stderr);
-  const { accountId, apiKey } = JSON.parse(r.stdout) as { accountId: string; apiKey: string };
-  const w = await srv.admin('create-webhook-credentials', '--account', accountId);
-  assert.equal(w.code, 0, w.stderr);
-  const creds = JSON.parse(w.stdout) as { url: string; username: string; password: string };
+  const { accountId, apiKey } = await srv.admin.createAccount(`${tier}-${Date.now()}@example.com`, tier);
+  const creds = await srv.admin.createWebhookCredentials(accountId);
   return { accountId, apiKey, creds };
 }
 
@@ -37,16 +35,17 @@ describe('webhook receiver', () => {
       assert.equal(body.received, true);
       ids.push(body.id);
     }
-    const api = client(srv.api, pro.apiKey);
-    const events = await api.get('/webhook-events');
-    assert.equal(events.status, 200);
-    assert.deepEqual(events.body.map((e: { id: string }) => e.id), [...ids].reverse());
-    assert.deepEqual(events.body.map((e: { payload: unknown }) => e.payload), [...payloads].reverse());
-    const page = await api.get('/webhook-events?limit=3');
-    assert.equal(page.body.length, 3);
-    assert.match(page.headers.get('link') ?? '', /rel="next"/);
+    const sdk = srv.sdk(pro.apiKey);
+    const events = await sdk.webhookEvents.list().all();
+    assert.equal(sdk.last?.status, 200);
+    assert.deepEqual(events.map((e) => e.id), [...ids].reverse());
+    assert.deepEqual(events.map((e) => e.payload), [...payloads].reverse());
+    const pages = sdk.webhookEvents.list({ limit: 3 }).pages()[Symbol.asyncIterator]();
+    assert.equal((await pages.next()).value?.length, 3);
+    assert.match(sdk.last?.headers.get('link') ?? '', /rel="next"/);
+    await pages.return?.(undefined);
     // another account sees none of them
-    assert.deepEqual((await client(srv.api, srv.apiKey).get('/webhook-events')).body, []);
+    assert.deepEqual(await srv.sdk().webhookEvents.list().all(), []);
   });
 
   it('answers 401 with WWW-Authenticate: Basic for missing or wrong credentials', async () => {
@@ -68,7 +67,7 @@ describe('webhook receiver', () => {
     const r = await post(std.creds.url, '{"a":1}', h);
     assert.equal(r.status, 403);
     assert.equal(((await r.json()) as { error: { code: string } }).error.code, 'pro_required');
-    assert.equal((await srv.admin('set-tier', '--account', std.accountId, '--tier', 'pro')).code, 0);
+    await srv.admin.setTier(std.accountId, 'pro');
     assert.equal((await post(std.creds.url, '{"a":1}', h)).status, 200);
   });
 
@@ -91,29 +90,43 @@ describe('webhook receiver', () => {
 
   it('rotating credentials revokes the old password; logs never hold the password', async () => {
     const pro = await account('pro');
-    const again = JSON.parse((await srv.admin('create-webhook-credentials', '--account', pro.accountId)).stdout) as {
-      username: string;
-      password: string;
-    };
+    const again = await srv.admin.createWebhookCredentials(pro.accountId);
     const h = (u: string, p: string) => ({ 'content-type': 'application/json', authorization: basic(u, p) });
     assert.equal((await post(pro.creds.url, '{}', h(pro.creds.username, pro.creds.password))).status, 401);
     assert.equal((await post(pro.creds.url, '{}', h(again.username, again.password))).status, 200);
-    assert.ok(!srv.output().includes(again.password));
+    assert.ok(srv.logs().includes('"url":"/webhook"'), 'the requests are logged');
+    assert.ok(!srv.logs().includes(again.password));
   });
 });
 
 describe('operator CLI', () => {
+  // The CLI as the operator runs it, a process of its own, on the running service's data; the other
+  // tests call the same services directly (srv.admin).
+  const admin = (...args: string[]) => runAdmin(srv.env, ...args);
+  const json = async <T>(...args: string[]): Promise<T> => {
+    const r = await admin(...args);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout) as T;
+  };
+
   it('prints exactly one JSON object on success', async () => {
-    const r = await srv.admin('create-account', '--email', 'cli@example.com', '--tier', 'standard');
+    const r = await admin('create-account', '--email', 'cli@example.com', '--tier', 'standard');
     assert.equal(r.code, 0);
     const lines = r.stdout.trim().split('\n');
     assert.equal(lines.length, 1);
     const acc = JSON.parse(lines[0] ?? '') as { accountId: string; apiKey: string };
     assert.match(acc.apiKey, /^msk_/);
-    const key = JSON.parse((await srv.admin('create-api-key', '--account', acc.accountId)).stdout) as { apiKey: string; prefix: string };
+    const key = await json<{ apiKey: string; prefix: string }>('create-api-key', '--account', acc.accountId);
     assert.ok(key.apiKey.startsWith(key.prefix));
-    const tier = JSON.parse((await srv.admin('set-tier', '--account', acc.accountId, '--tier', 'pro')).stdout) as { tier: string };
+    const tier = await json<{ tier: string }>('set-tier', '--account', acc.accountId, '--tier', 'pro');
     assert.equal(tier.tier, 'pro');
+    // What the CLI did is what the running service sees.
+    assert.equal((await srv.sdk(key.apiKey).models.list()).length, 2);
+    const creds = await json<{ url: string; username: string; password: string }>('create-webhook-credentials', '--account', acc.accountId);
+    assert.equal(creds.url, `${srv.baseUrl}/webhook`);
+    const hook = await post(creds.url, '{"via":"cli"}', { 'content-type': 'application/json', authorization: basic(creds.username, creds.password) });
+    assert.equal(hook.status, 200);
+    assert.deepEqual(await json('revoke-api-key', '--prefix', key.prefix), { revoked: true, prefix: key.prefix });
   });
 
   it('reports errors on stderr with a non-zero exit', async () => {
@@ -127,8 +140,9 @@ describe('operator CLI', () => {
       ['bogus-command'],
       ['create-account', '--unknown-flag'],
     ];
-    for (const args of cases) {
-      const r = await srv.admin(...args);
+    const replies = await Promise.all(cases.map((args) => admin(...args)));
+    for (const [i, args] of cases.entries()) {
+      const r = replies[i]!;
       assert.notEqual(r.code, 0, args.join(' '));
       assert.equal(r.stdout, '', args.join(' '));
       assert.ok(r.stderr.trim().length > 0, args.join(' '));

@@ -2,60 +2,60 @@
  * `admin backup` under load and `admin restore` into a fresh folder: a service started on the
  * restored folder has every mind, snapshot and API key of the backup, answers the same scenarios
  * the same way, and completes the snapshots that were still pending (their files were kept).
+ * The operator CLI runs as a process, as it does for an operator; the services run in this one.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { longInterview, makeDocx, sampleInterview, teamsVtt, zoomVtt } from './support/fixtures.ts';
-import { client, fileForm, runAdmin, startServer, waitForSnapshot, type Client, type TestServer } from './support/server.ts';
+import { longInterview, makeDocx, sampleInterview, teamsVtt, zoomVtt } from '../testkit/fixtures.ts';
+import { ApiError } from '@mindsim/sdk';
+import { runAdmin } from '../testkit/process.ts';
+import { blobOf, testSdk, waitFor, type TestSdk } from '../testkit/sdk.ts';
+import { startService, type Service } from '../testkit/service.ts';
 
 const SCENARIO = { message: 'We are hiring a backend engineer who never went to college. Would you hire them?' };
 
-let srv: TestServer;
-let restored: TestServer | null = null;
-let api: Client;
+let srv: Service;
+let restored: Service | null = null;
+let api: TestSdk;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsim-backup-'));
 const archive = path.join(tmp, 'mindsim-backup.tar.gz');
 
 before(async () => {
-  srv = await startServer();
-  api = client(srv.api, srv.apiKey);
+  srv = await startService();
+  api = srv.sdk();
 });
 after(async () => {
-  await Promise.all([restored?.stop(), srv?.stop()]);
+  await Promise.all([restored?.close(), srv?.close()]);
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const form = (fields: Record<string, string>) => {
-  const f = new FormData();
-  for (const [k, v] of Object.entries(fields)) f.append(k, v);
-  return f;
-};
-
 /** A mind with one direct and one signed-URL snapshot. */
-async function mindWithSnapshots(c: Client, name: string, words: number): Promise<{ mindId: string; snapshotIds: string[] }> {
-  const mindId = (await c.post('/minds', { name })).body.mind.id as string;
-  const direct = await c.post(`/minds/${mindId}/snapshots`, fileForm(await makeDocx(sampleInterview()), 'i.docx'));
-  const signed = (await c.get(`/minds/${mindId}/signed-url?fileName=t.vtt`)).body;
-  assert.equal((await fetch(signed.signedUrl, { method: 'PUT', body: zoomVtt(longInterview(words)) })).status, 200);
-  const viaUrl = await c.post(`/minds/${mindId}/snapshots`, form({ artifactId: signed.artifactId }));
-  return { mindId, snapshotIds: [direct.body.mindAssessmentId, viaUrl.body.mindAssessmentId] };
+async function mindWithSnapshots(c: TestSdk, name: string, words: number): Promise<{ mindId: string; snapshotIds: string[] }> {
+  const mindId = (await c.minds.create(name)).mind.id;
+  const direct = await c.snapshots.create(mindId, { file: blobOf(await makeDocx(sampleInterview())), fileName: 'i.docx' });
+  const upload = await c.uploads.upload(mindId, blobOf(zoomVtt(longInterview(words))), { fileName: 't.vtt' });
+  assert.equal(c.last?.status, 200);
+  const viaUrl = await c.snapshots.create(mindId, { artifactId: upload.artifactId });
+  return { mindId, snapshotIds: [direct.mindAssessmentId, viaUrl.mindAssessmentId] };
 }
 
 /** Simulations and uploads (signed URL and direct) on minds of their own, until stopped. */
-function load(c: Client) {
+function load(c: TestSdk) {
   let running = true;
   let requests = 0;
   const loop = async (i: number) => {
-    const mindId = (await c.post('/minds', { name: `Load ${i}` })).body.mind.id as string;
+    const mindId = (await c.minds.create(`Load ${i}`)).mind.id;
     for (let n = 0; running; n++) {
-      const signed = (await c.get(`/minds/${mindId}/signed-url?fileName=l.vtt`)).body;
-      await fetch(signed.signedUrl, { method: 'PUT', body: teamsVtt(longInterview(80 + n)) });
-      await c.post(`/minds/${mindId}/snapshots`, form({ artifactId: signed.artifactId }));
-      await c.post(`/minds/${mindId}/snapshots`, fileForm(zoomVtt(longInterview(60 + n)), 'd.vtt'));
-      await c.post('/simulate', { mindId, scenario: SCENARIO });
+      const upload = await c.uploads.upload(mindId, blobOf(teamsVtt(longInterview(80 + n))), { fileName: 'l.vtt' });
+      await c.snapshots.create(mindId, { artifactId: upload.artifactId });
+      await c.snapshots.create(mindId, { file: blobOf(zoomVtt(longInterview(60 + n))), fileName: 'd.vtt' });
+      // The load only has to run: an early simulate answers 409 (no snapshot completed yet).
+      await c.simulate({ mindId, scenario: SCENARIO }).catch((err: unknown) => {
+        if (!(err instanceof ApiError)) throw err;
+      });
       requests += 5;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -78,21 +78,21 @@ describe('backup and restore', { concurrency: false }, () => {
 
   it('backs up while simulations and uploads run', async () => {
     const [other, ...owned] = await Promise.all([
-      srv.admin('create-account', '--email', 'ana@example.com', '--tier', 'standard'),
+      srv.admin.createAccount('ana@example.com', 'standard'),
       mindWithSnapshots(api, 'Sam Okafor', 1500),
       mindWithSnapshots(api, 'Sam Again', 500),
     ]);
-    keys.push(srv.apiKey, (JSON.parse(other?.stdout ?? '{}') as { apiKey: string }).apiKey);
-    stable.push(...owned, await mindWithSnapshots(client(srv.api, keys[1] ?? ''), 'Ana', 400));
+    keys.push(srv.apiKey, other.apiKey);
+    stable.push(...owned, await mindWithSnapshots(srv.sdk(other.apiKey), 'Ana', 400));
     for (const m of stable) {
-      const c = client(srv.api, m === stable[2] ? (keys[1] ?? '') : srv.apiKey);
-      for (const id of m.snapshotIds) assert.equal((await waitForSnapshot(c, m.mindId, id)).status, 'completed');
+      const c = srv.sdk(m === stable[2] ? other.apiKey : srv.apiKey);
+      for (const id of m.snapshotIds) assert.equal((await waitFor(c, m.mindId, id)).status, 'completed');
     }
-    unusedUrl = (await api.get(`/minds/${stable[0]?.mindId}/signed-url`)).body.signedUrl;
+    unusedUrl = (await api.uploads.signedUrl(stable[0]?.mindId ?? '')).signedUrl;
 
     const traffic = load(api);
     await new Promise((r) => setTimeout(r, 300));
-    const r = await srv.admin('backup', '--out', archive);
+    const r = await runAdmin(srv.env, 'backup', '--out', archive);
     const requests = await traffic.stop();
     assert.equal(r.code, 0, r.stderr);
     manifest = JSON.parse(r.stdout);
@@ -111,36 +111,37 @@ describe('backup and restore', { concurrency: false }, () => {
     assert.match(refused.stderr, /is not empty/);
     assert.equal(r.code, 0, r.stderr);
     assert.equal((JSON.parse(r.stdout) as { minds: number }).minds, manifest.minds);
-    restored = await startServer({ DATA_DIR: fresh });
-    assert.doesNotMatch(restored.output(), /Created the owner account/, 'the accounts came back: no new owner');
+    restored = await startService({ DATA_DIR: fresh });
+    assert.equal(restored.apiKey, '', 'the accounts came back: no new owner');
 
     for (const [i, key] of keys.entries()) {
-      const before = client(srv.api, key);
-      const after = client(restored.api, key);
-      const minds = (await after.get('/minds?limit=100')).body as Array<{ id: string }>;
-      assert.ok(Array.isArray(minds), `key ${i} authenticates on the restored service`);
-      const originals = new Map(((await before.get('/minds?limit=100')).body as Array<{ id: string }>).map((m) => [m.id, m]));
+      const before = testSdk(srv.baseUrl, key);
+      const after = testSdk(restored.baseUrl, key);
+      const minds = await after.minds.list({ limit: 100 }).all();
+      assert.equal(after.last?.status, 200, `key ${i} authenticates on the restored service`);
+      const originals = new Map((await before.minds.list({ limit: 100 }).all()).map((m) => [m.id, m]));
       for (const m of minds) assert.deepEqual(m, originals.get(m.id), 'every restored mind is as it was');
       for (const m of minds) {
-        const snaps = (await after.get(`/minds/${m.id}/snapshots`)).body as Array<{ id: string }>;
+        const snaps = await after.snapshots.list(m.id).all();
         // Snapshots pending at backup time run again on the restored service: their files were kept.
-        for (const s of snaps) assert.equal((await waitForSnapshot(after, m.id, s.id, 60_000)).status, 'completed', s.id);
-        const now = (await after.get(`/minds/${m.id}/snapshots`)).body as Array<{ id: string; status: string; createdAt: string }>;
-        const then = (await before.get(`/minds/${m.id}/snapshots?limit=100`)).body as Array<{ id: string; status: string; createdAt: string }>;
+        for (const s of snaps) assert.equal((await waitFor(after, m.id, s.id, 60_000)).status, 'completed', s.id);
+        const now = await after.snapshots.list(m.id).all();
+        const then = await before.snapshots.list(m.id, { limit: 100 }).all();
         const ids = new Set(now.map((s) => s.id));
         for (const s of now) assert.ok(then.some((t) => t.id === s.id && t.createdAt === s.createdAt && t.status === s.status));
         if (then.every((t) => ids.has(t.id))) {
-          const a = await before.post('/simulate', { mindId: m.id, scenario: SCENARIO });
-          const b = await after.post('/simulate', { mindId: m.id, scenario: SCENARIO });
-          assert.deepEqual(b.body, a.body, `same answer for ${m.id}`);
+          const a = await before.simulate({ mindId: m.id, scenario: SCENARIO });
+          const b = await after.simulate({ mindId: m.id, scenario: SCENARIO });
+          assert.deepEqual(b, a, `same answer for ${m.id}`);
         }
       }
     }
     for (const m of stable) {
-      const c = client(restored.api, m === stable[2] ? (keys[1] ?? '') : srv.apiKey);
-      assert.equal((await c.get(`/minds/${m.mindId}`)).status, 200);
+      const c = restored.sdk(m === stable[2] ? (keys[1] ?? '') : srv.apiKey);
+      await c.minds.get(m.mindId);
+      assert.equal(c.last?.status, 200);
       assert.deepEqual(
-        ((await c.get(`/minds/${m.mindId}/snapshots`)).body as Array<{ id: string }>).map((s) => s.id).sort(),
+        (await c.snapshots.list(m.mindId).all()).map((s) => s.id).sort(),
         [...m.snapshotIds].sort(),
       );
     }
@@ -150,7 +151,7 @@ describe('backup and restore', { concurrency: false }, () => {
   });
 
   it('stops with an error, not a backup that hides it, when a file of an existing mind is missing', async () => {
-    const dir = restored?.env.DATA_DIR ?? '';
+    const dir = restored?.dataDir ?? '';
     const folder = path.join(dir, 'blobs', 'artifacts', stable[1]?.mindId ?? '');
     fs.rmSync(path.join(folder, fs.readdirSync(folder)[0] ?? ''));
     const r = await runAdmin(restored?.env ?? {}, 'backup', '--out', path.join(tmp, 'damaged.tar.gz'));

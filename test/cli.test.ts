@@ -7,21 +7,22 @@ import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { formatBytes, uploadProgress } from '../src/cli/mindsim/upload-progress.ts';
 import { timestamp, wrap } from '../src/cli/mindsim/simulation-view.ts';
-import { sampleInterview, teamsVtt } from './support/fixtures.ts';
-import { startServer, type TestServer } from './support/server.ts';
+import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
+import { startService, type Service } from '../testkit/service.ts';
 
+/** The `mindsim` CLI, a process as a user runs it, against the service in this process. */
 const BIN = path.resolve(import.meta.dirname, '..', 'bin', 'mindsim.js');
-let srv: TestServer;
+let srv: Service;
 let home: string;
 let vtt: string;
 
 before(async () => {
-  srv = await startServer();
+  srv = await startService();
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsim-cli-'));
   vtt = path.join(home, 'interview.vtt');
   fs.writeFileSync(vtt, teamsVtt(sampleInterview()));
 });
-after(() => srv.stop());
+after(() => srv?.close());
 
 interface Run {
   code: number;

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { accessibilityViolations, chromiumAvailable, cspViolations, launchBrowser, overflowsHorizontally, screenshot, unlabelledControls } from './support/browser.ts';
-import { sampleInterview, teamsVtt } from './support/fixtures.ts';
-import { startServer, type TestServer } from './support/server.ts';
+import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
+import { runAdmin } from '../testkit/process.ts';
+import { startService, type Service } from '../testkit/service.ts';
 
 /**
  * The dashboard in Debian's chromium, end to end: sign up → API key → public API → mind → VTT upload
@@ -13,7 +14,7 @@ import { startServer, type TestServer } from './support/server.ts';
 const skip = chromiumAvailable() ? false : 'chromium is not installed (.ci/run installs it)';
 
 describe('dashboard in a real browser', { skip }, () => {
-  let srv: TestServer;
+  let srv: Service;
   let close: () => Promise<void>;
   let browser: Browser;
   let context: BrowserContext;
@@ -23,7 +24,7 @@ describe('dashboard in a real browser', { skip }, () => {
   const password = 'correct horse battery';
 
   before(async () => {
-    srv = await startServer();
+    srv = await startService();
     ({ browser, close } = await launchBrowser());
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
@@ -32,7 +33,7 @@ describe('dashboard in a real browser', { skip }, () => {
   });
   after(async () => {
     await close?.();
-    await srv?.stop();
+    await srv?.close();
   });
 
   /** Every control labelled, and no WCAG 2.1 A/AA violation that axe-core can find. */
@@ -130,7 +131,7 @@ describe('dashboard in a real browser', { skip }, () => {
     assert.ok(accountId, command);
 
     // The operator makes the account pro with the CLI.
-    const r = await srv.admin('set-tier', '--account', accountId, '--tier', 'pro');
+    const r = await runAdmin(srv.env, 'set-tier', '--account', accountId, '--tier', 'pro');
     assert.equal(r.code, 0, r.stderr);
     await page.reload();
     await page.getByRole('button', { name: 'Generate credentials' }).click();

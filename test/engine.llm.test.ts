@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { client, fileForm, startServer, waitForSnapshot, type Client, type TestServer } from './support/server.ts';
-import { sampleInterview, teamsVtt } from './support/fixtures.ts';
+import { blobOf, failure, waitFor, type TestSdk } from '../testkit/sdk.ts';
+import { startService, type Service } from '../testkit/service.ts';
+import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
 
 type Mode = 'ok' | 'fail' | 'hang';
 interface Received {
@@ -21,8 +22,8 @@ let mode: Mode = 'ok';
 const received: Received[] = [];
 let provider: http.Server;
 let llmPort = 0;
-let srv: TestServer;
-let api: Client;
+let srv: Service;
+let sdk: TestSdk;
 
 const ANSWER = {
   thinking: 'They would weigh focus against visibility.',
@@ -73,7 +74,7 @@ function startProvider(port = 0): Promise<number> {
 
 before(async () => {
   llmPort = await startProvider();
-  srv = await startServer({
+  srv = await startService({
     LLM_PROVIDER: 'openai-compatible',
     LLM_BASE_URL: `http://127.0.0.1:${llmPort}/v1`,
     LLM_API_KEY: 'test-key',
@@ -81,10 +82,10 @@ before(async () => {
     LLM_MAX_RETRIES: '1',
     LLM_TIMEOUT_MS: '3500',
   });
-  api = client(srv.api, srv.apiKey);
+  sdk = srv.sdk();
 });
 after(async () => {
-  await srv.stop();
+  await srv?.close();
   provider.closeAllConnections();
   await new Promise((r) => provider.close(r));
 });
@@ -95,27 +96,26 @@ let mindId = '';
 
 describe('mind-reasoner-pro with an LLM configured', () => {
   it('writes the four expert reflections when the snapshot is processed', async () => {
-    const mind = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind;
-    mindId = mind.id;
-    const r = await api.post(`/minds/${mindId}/snapshots`, fileForm(teamsVtt(interview), 'talk.vtt'));
-    const status = await waitForSnapshot(api, mindId, r.body.mindAssessmentId);
+    mindId = (await sdk.minds.create('Sam Okafor')).mind.id;
+    const r = await sdk.snapshots.create(mindId, { file: blobOf(teamsVtt(interview)), fileName: 'talk.vtt' });
+    const status = await waitFor(sdk, mindId, r.mindAssessmentId);
     assert.equal(status.status, 'completed');
     const reflection = received.find((x) => x.schemaName === 'reflections');
     assert.ok(reflection, 'a reflections request was sent');
     assert.match(reflection.system, /psychologist/);
     assert.match(reflection.user, /I never merge a pull request without a test/);
-    const models = (await api.get('/models')).body;
-    assert.equal(models.find((m: { id: string }) => m.id === 'mind-reasoner-pro').available, true);
+    const models = await sdk.models.list();
+    assert.equal(models.find((m) => m.id === 'mind-reasoner-pro')?.available, true);
   });
 
   it('sends profile, reflections, the retrieved passages and the transcript; maps the structured answer; evidence is the passages', async () => {
     received.length = 0;
-    const r = await api.post('/simulate', { mindId, selectedSimulationModel: 'mind-reasoner-pro', scenario: { message: 'Would you go back to an office full time?' } });
-    assert.equal(r.status, 200, JSON.stringify(r.body));
-    assert.equal(r.body.model, 'mind-reasoner-pro');
-    assert.deepEqual(r.body.analysis, { thinking: ANSWER.thinking, feeling: ANSWER.feeling, saying: ANSWER.saying, acting: ANSWER.acting });
-    assert.equal(r.body.message, ANSWER.saying);
-    assert.equal(r.body.confidence, 0.8);
+    const r = await sdk.simulate({ mindId, selectedSimulationModel: 'mind-reasoner-pro', scenario: { message: 'Would you go back to an office full time?' } });
+    assert.equal(sdk.last?.status, 200);
+    assert.equal(r.model, 'mind-reasoner-pro');
+    assert.deepEqual(r.analysis, { thinking: ANSWER.thinking, feeling: ANSWER.feeling, saying: ANSWER.saying, acting: ANSWER.acting });
+    assert.equal(r.message, ANSWER.saying);
+    assert.equal(r.confidence, 0.8);
     const sent = received.find((x) => x.schemaName === 'simulation');
     assert.ok(sent, 'a simulation request was sent');
     assert.equal(sent.body.model, 'test-model');
@@ -127,9 +127,9 @@ describe('mind-reasoner-pro with an LLM configured', () => {
     // The passages the offline retrieval picked lead the prompt, best first, before the rest of the transcript.
     const passages = sent.user.slice(sent.user.indexOf('bears most on this scenario'), sent.user.indexOf('# Everything else Sam Okafor said'));
     assert.match(passages, /^bears most on this scenario \(best first\)\n\n\[P1\] \(answering: "[^"]+"\) Remote, without question\./);
-    assert.equal(r.body.evidence[0]?.text.startsWith('Remote, without question.'), true);
-    assert.ok(r.body.evidence.length > 0);
-    for (const e of r.body.evidence) {
+    assert.equal(r.evidence[0]?.text.startsWith('Remote, without question.'), true);
+    assert.ok(r.evidence.length > 0);
+    for (const e of r.evidence) {
       assert.ok(sent.user.includes(e.text), `evidence was sent: ${e.text}`);
       assert.ok(!interviewerText.some((q) => q.includes(e.text)), `evidence is the person's: ${e.text}`);
     }
@@ -138,40 +138,41 @@ describe('mind-reasoner-pro with an LLM configured', () => {
   it('a provider error (HTTP 500) is a 502 llm_error, after bounded retries', async () => {
     mode = 'fail';
     received.length = 0;
-    const r = await api.post('/simulate', { mindId, scenario: { message: 'Coffee?' } });
-    assert.equal(r.status, 502, JSON.stringify(r.body));
-    assert.equal(r.body.error.code, 'llm_error');
+    const r = await failure(sdk.simulate({ mindId, scenario: { message: 'Coffee?' } }));
+    assert.equal(r.status, 502, r.message);
+    assert.equal(r.code, 'llm_error');
     assert.equal(received.length, 2, 'one try and one retry (LLM_MAX_RETRIES=1)');
   });
 
   it('a provider that does not answer in time is a 503 llm_unavailable', async () => {
     mode = 'hang';
     const t0 = Date.now();
-    const r = await api.post('/simulate', { mindId, scenario: { message: 'Coffee?' } });
-    assert.equal(r.status, 503, JSON.stringify(r.body));
-    assert.equal(r.body.error.code, 'llm_unavailable');
+    const r = await failure(sdk.simulate({ mindId, scenario: { message: 'Coffee?' } }));
+    assert.equal(r.status, 503, r.message);
+    assert.equal(r.code, 'llm_unavailable');
     assert.ok(Date.now() - t0 < 8000);
   });
 
   it('a provider that refuses connections is a 503 llm_unavailable; standard still answers offline', async () => {
     provider.closeAllConnections();
     await new Promise((r) => provider.close(r));
-    const r = await api.post('/simulate', { mindId, scenario: { message: 'Coffee?' } });
-    assert.equal(r.status, 503, JSON.stringify(r.body));
-    assert.equal(r.body.error.code, 'llm_unavailable');
-    const std = await api.post('/simulate', { mindId, selectedSimulationModel: 'mind-reasoner-standard', scenario: { message: 'How much coffee do you drink?' } });
-    assert.equal(std.status, 200);
+    const r = await failure(sdk.simulate({ mindId, scenario: { message: 'Coffee?' } }));
+    assert.equal(r.status, 503, r.message);
+    assert.equal(r.code, 'llm_unavailable');
+    await sdk.simulate({ mindId, selectedSimulationModel: 'mind-reasoner-standard', scenario: { message: 'How much coffee do you drink?' } });
+    assert.equal(sdk.last?.status, 200);
     mode = 'ok';
     await startProvider(llmPort); // back for `after`
   });
 
   it('reflections failing does not fail the snapshot: it completes without them', async () => {
     mode = 'fail';
-    const mind = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind;
-    const r = await api.post(`/minds/${mind.id}/snapshots`, fileForm(teamsVtt(interview), 'again.vtt'));
-    const status = await waitForSnapshot(api, mind.id, r.body.mindAssessmentId);
+    const { mind } = await sdk.minds.create('Sam Okafor');
+    const r = await sdk.snapshots.create(mind.id, { file: blobOf(teamsVtt(interview)), fileName: 'again.vtt' });
+    const status = await waitFor(sdk, mind.id, r.mindAssessmentId);
     assert.equal(status.status, 'completed');
-    assert.equal((await api.get(`/minds/${mind.id}/profile`)).status, 200);
+    await sdk.minds.profile(mind.id);
+    assert.equal(sdk.last?.status, 200);
     mode = 'ok';
   });
 });

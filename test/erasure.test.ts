@@ -7,54 +7,24 @@
 import SqliteDatabase from 'better-sqlite3';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
-import { compose, type Context } from '../src/composition.ts';
-import { loadConfig } from '../src/config.ts';
-import { buildApp } from '../src/http/app.ts';
-import type { Worker } from '../src/jobs/worker.ts';
-import { sampleInterview, teamsVtt, zoomVtt, type Turn } from './support/fixtures.ts';
-import { client, fileForm, freePort, runAdmin, waitForSnapshot, type Client } from './support/server.ts';
+import { sampleInterview, teamsVtt, zoomVtt, type Turn } from '../testkit/fixtures.ts';
+import { runAdmin } from '../testkit/process.ts';
+import { blobOf, statusOf, waitFor, type TestSdk } from '../testkit/sdk.ts';
+import { startService, type Service } from '../testkit/service.ts';
 
-let ctx: Context;
-let app: FastifyInstance;
-let worker: Worker;
-let api: Client;
-let env: NodeJS.ProcessEnv;
+let srv: Service;
+let sdk: TestSdk;
 let dataDir: string;
 
 before(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsim-erasure-'));
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: baseUrl, LOG_LEVEL: 'silent', WORKER_POLL_MS: '20' };
-  for (const k of ['DATABASE_URL', 'BLOB_STORE', 'REDIS_URL', 'RATE_LIMIT_STORE']) delete env[k];
-  const config = loadConfig(env);
-  ctx = await compose(config, undefined, pino({ level: 'silent' }));
-  worker = ctx.createWorker();
-  app = await buildApp(ctx.services, {
-    publicUrl: config.publicUrl,
-    maxDirectFileBytes: config.maxDirectFileBytes,
-    maxUploadBytes: config.maxUploadBytes,
-    maxWebhookBytes: config.maxWebhookBytes,
-    logLevel: config.logLevel,
-    web: ctx.web,
-  });
-  const owner = await ctx.services.accounts.ensureOwner();
-  await app.listen({ port, host: '127.0.0.1' });
-  worker.start();
-  api = client(`${baseUrl}/api/public/v1`, owner?.apiKey ?? '');
+  srv = await startService({ LOG_LEVEL: 'silent', WORKER_POLL_MS: '20' });
+  sdk = srv.sdk();
+  dataDir = srv.dataDir;
 });
 
-after(async () => {
-  await app?.close();
-  await worker?.stop(1000);
-  await ctx?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+after(() => srv?.close());
 
 interface Populated {
   mindId: string;
@@ -63,20 +33,20 @@ interface Populated {
 
 /** A mind with a direct-file snapshot and a signed-URL snapshot, simulated and profiled (the caches filled). */
 async function populate(name: string, marker: string): Promise<Populated> {
-  const created = (await api.post('/minds', { name })).body;
-  const mindId = created.mind.id as string;
+  const created = await sdk.minds.create(name);
+  const mindId = created.mind.id;
   const turns: Turn[] = [...sampleInterview(), { speaker: 'Dana Reyes', text: 'One last thing?' }, { speaker: 'Sam Okafor', text: `My secret word is ${marker}, and I say ${marker} often.` }];
-  const direct = await api.post(`/minds/${mindId}/snapshots`, fileForm(teamsVtt(turns), 'a.vtt'));
-  const signed = (await api.get(`/minds/${mindId}/signed-url?fileName=b.vtt`)).body;
-  assert.equal((await fetch(signed.signedUrl, { method: 'PUT', body: zoomVtt(turns) })).status, 200);
-  const form = new FormData();
-  form.append('artifactId', signed.artifactId);
-  const viaUrl = await api.post(`/minds/${mindId}/snapshots`, form);
-  const snaps = [direct.body, viaUrl.body] as Array<{ mindAssessmentId: string; artifactId: string }>;
-  for (const s of snaps) assert.equal((await waitForSnapshot(api, mindId, s.mindAssessmentId)).status, 'completed');
-  assert.equal((await api.post('/simulate', { mindId, scenario: { message: `What is ${marker}?` } })).status, 200);
-  assert.equal((await api.get(`/minds/${mindId}/profile`)).status, 200);
-  const ids = [mindId, created.digitalTwin.id as string, ...snaps.flatMap((s) => [s.mindAssessmentId, s.artifactId])];
+  const direct = await sdk.snapshots.create(mindId, { file: blobOf(teamsVtt(turns)), fileName: 'a.vtt' });
+  const upload = await sdk.uploads.upload(mindId, blobOf(zoomVtt(turns)), { fileName: 'b.vtt' });
+  assert.equal(sdk.last?.status, 200);
+  const viaUrl = await sdk.snapshots.create(mindId, { artifactId: upload.artifactId });
+  const snaps = [direct, viaUrl];
+  for (const s of snaps) assert.equal((await waitFor(sdk, mindId, s.mindAssessmentId)).status, 'completed');
+  await sdk.simulate({ mindId, scenario: { message: `What is ${marker}?` } });
+  assert.equal(sdk.last?.status, 200);
+  await sdk.minds.profile(mindId);
+  assert.equal(sdk.last?.status, 200);
+  const ids = [mindId, created.digitalTwin.id, ...snaps.flatMap((s) => [s.mindAssessmentId, s.artifactId])];
   return { mindId, ids };
 }
 
@@ -121,19 +91,20 @@ describe('erasure', { concurrency: false }, () => {
     const goneSnapshots = gone.ids.slice(2).filter((_, i) => i % 2 === 0);
     assert.ok(rowsNaming(gone.ids).includes('memories.snapshot_id'), 'the scan sees the rows before');
     assert.ok(blobPaths().some((p) => p.includes(gone.mindId)));
-    assert.ok(goneSnapshots.every((id) => ctx.memories.heldSnapshotIds().includes(id)), 'the cache holds its memory before');
+    assert.ok(goneSnapshots.every((id) => srv.ctx.memories.heldSnapshotIds().includes(id)), 'the cache holds its memory before');
 
-    assert.equal((await api.del(`/minds/${gone.mindId}`)).status, 204);
+    await sdk.minds.delete(gone.mindId);
+    assert.equal(sdk.last?.status, 204);
 
     assert.deepEqual(rowsNaming(gone.ids), [], 'no table names the mind, its twin, snapshots or artifacts');
     assert.deepEqual(blobPaths().filter((p) => p.includes(gone.mindId)), []);
-    assert.deepEqual(ctx.memories.heldSnapshotIds().filter((id) => goneSnapshots.includes(id)), []);
-    assert.equal((await api.post('/simulate', { mindId: gone.mindId, scenario: { message: 'Hello?' } })).status, 404);
-    assert.equal((await api.get(`/minds/${gone.mindId}/snapshots/${goneSnapshots[0]}/status`)).status, 404);
+    assert.deepEqual(srv.ctx.memories.heldSnapshotIds().filter((id) => goneSnapshots.includes(id)), []);
+    assert.equal(await statusOf(sdk.simulate({ mindId: gone.mindId, scenario: { message: 'Hello?' } })), 404);
+    assert.equal(await statusOf(sdk.snapshots.status(gone.mindId, goneSnapshots[0] ?? '')), 404);
 
     assert.ok(rowsNaming(kept.ids).includes('memories.snapshot_id'), 'the other mind keeps its rows');
     assert.ok(blobPaths().some((p) => p.includes(kept.mindId)));
-    assert.equal((await api.post('/simulate', { mindId: kept.mindId, scenario: { message: 'How do you like your coffee?' } })).status, 200);
+    assert.equal(await statusOf(sdk.simulate({ mindId: kept.mindId, scenario: { message: 'How do you like your coffee?' } })), 200);
   });
 
   it('admin erase-mind (another process, the service running) leaves no row, blob, nor its words in the database files', async () => {
@@ -141,7 +112,7 @@ describe('erasure', { concurrency: false }, () => {
     const gone = await populate('Erased Person', marker);
     assert.notDeepEqual(fileHolds(marker), [], 'its words are in the database files before');
 
-    const r = await runAdmin(env, 'erase-mind', '--mind', gone.mindId);
+    const r = await runAdmin(srv.env, 'erase-mind', '--mind', gone.mindId);
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout) as { erased: boolean; mindId: string; snapshots: number };
     assert.deepEqual([out.erased, out.mindId, out.snapshots], [true, gone.mindId, 2]);
@@ -149,10 +120,10 @@ describe('erasure', { concurrency: false }, () => {
     assert.deepEqual(rowsNaming(gone.ids), []);
     assert.deepEqual(blobPaths().filter((p) => p.includes(gone.mindId)), []);
     assert.deepEqual(fileHolds(marker), [], 'secure_delete zeroed the rows and the checkpoint emptied the WAL');
-    assert.equal((await api.get(`/minds/${gone.mindId}`)).status, 404);
+    assert.equal(await statusOf(sdk.minds.get(gone.mindId)), 404);
     assert.ok(fileHolds('Marmalade').length > 0, "the other mind's words are still there");
 
-    const unknown = await runAdmin(env, 'erase-mind', '--mind', gone.mindId);
+    const unknown = await runAdmin(srv.env, 'erase-mind', '--mind', gone.mindId);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /mind/i);
   });

@@ -145,6 +145,6 @@ describe('DOCX hostile and empty input', () => {
     const docx = Buffer.from(await makeDocx(sampleInterview()));
     // Patch the central-directory "uncompressed size" of every entry to ~1 GB.
     for (let at = docx.indexOf('PK\x01\x02'); at >= 0; at = docx.indexOf('PK\x01\x02', at + 4)) docx.writeUInt32LE(0x40000000, at + 24);
-    await assert.rejects(parseTranscript(docx), isIngestError('corrupt_file'));
+    await assert.rejects(parseTranscript(docx), isIngestError('file_too_complex'));
   });
 });

@@ -1,16 +1,62 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
-import { client, fileForm, startServer, waitForSnapshot, type TestServer } from './support/server.ts';
-import { sampleInterview, zoomVtt } from './support/fixtures.ts';
+import { client, fileForm, waitForSnapshot } from '../testkit/http.ts';
+import { startServer, type TestServer } from '../testkit/process.ts';
+import { sampleInterview, zoomVtt } from '../testkit/fixtures.ts';
 
+/** `node src/main.ts` itself: its first start, SIGTERM and a restart, and the API and the worker as separate processes. */
 const ROOT = path.resolve(import.meta.dirname, '..');
 let srv: TestServer;
 before(async () => {
-  srv = await startServer({ RUN_WORKER: 'false' });
+  // No usage flush during the file: the counts reach the database on SIGTERM only.
+  srv = await startServer({ RUN_WORKER: 'false', USAGE_FLUSH_MS: '600000' });
 });
 after(() => srv.stop());
+
+it('prints an owner API key once on the first start and answers /healthz', async () => {
+  assert.match(srv.apiKey, /^msk_[0-9a-f]{8}_/);
+  assert.equal(srv.output().split(srv.apiKey).length, 2, 'the key is printed exactly once');
+  const r = await fetch(`${srv.baseUrl}/healthz`);
+  assert.equal(r.status, 200);
+  assert.ok(r.headers.get('x-request-id'));
+});
+
+/** Rows of usage_daily, read from the service's SQLite file. */
+function usageRows(dataDir: string, accountId: string): Array<{ day: string; requests: number }> {
+  const db = new Database(path.join(dataDir, 'mindsim.sqlite'), { readonly: true });
+  try {
+    return db.prepare('select day, requests from usage_daily where account_id = ? order by day').all(accountId) as Array<{
+      day: string;
+      requests: number;
+    }>;
+  } finally {
+    db.close();
+  }
+}
+
+let survivor = '';
+
+it('the usage meter writes the counts still in memory on SIGTERM', async () => {
+  const today = () => new Date().toISOString().slice(0, 10);
+  const api = client(srv.api, srv.apiKey);
+  for (let i = 0; i < 4; i++) assert.equal((await api.get('/models')).status, 200);
+  survivor = (await api.post('/minds', { name: 'Survivor' })).body.mind.id as string;
+  assert.deepEqual(usageRows(srv.dataDir, srv.ownerAccountId), [], 'nothing written before the flush');
+  await srv.stop('SIGTERM');
+  assert.deepEqual(usageRows(srv.dataDir, srv.ownerAccountId), [{ day: today(), requests: 5 }]);
+});
+
+it('does not print the key again on restart, and keeps the data', async () => {
+  const before = srv.output().length;
+  await srv.start();
+  assert.doesNotMatch(srv.output().slice(before), /msk_/);
+  const got = await client(srv.api, srv.apiKey).get(`/minds/${survivor}`);
+  assert.equal(got.status, 200);
+  assert.equal(got.body.name, 'Survivor');
+});
 
 it('RUN_WORKER=false serves the API only; `npm run worker` alone processes the snapshots', async () => {
   const api = client(srv.api, srv.apiKey);

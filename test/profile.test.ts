@@ -9,7 +9,7 @@ import { readSentence } from '../src/memory/profile-topics.ts';
 import type { SnapshotProfileV1 } from '../src/memory/profile-types.ts';
 import { profileBrief } from '../src/engines/llm-prompt.ts';
 import { fidelityCheck } from '../src/engines/fidelity-check.ts';
-import { longInterview, sampleInterview } from './support/fixtures.ts';
+import { longInterview, sampleInterview } from '../testkit/fixtures.ts';
 
 const bankOf = (turns: Array<{ speaker: string; text: string }>) => buildMemoryBank({ utterances: turns, mindName: 'Sam Okafor' }).memories;
 

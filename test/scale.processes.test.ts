@@ -3,9 +3,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { client, startServer, waitForSnapshot, type Client, type TestServer } from './support/server.ts';
-import { sampleInterview, teamsVtt } from './support/fixtures.ts';
-import { PG_SKIP, createDatabase, startS3, type TestDatabase, type TestS3 } from './support/scale.ts';
+import { client, waitForSnapshot, type Client } from '../testkit/http.ts';
+import { startServer, type TestServer } from '../testkit/process.ts';
+import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
+import { PG_SKIP, createDatabase, startS3, type TestDatabase, type TestS3 } from '../testkit/scale.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -67,7 +68,7 @@ describe('two API processes and two workers on one PostgreSQL and one bucket', {
     for (let i = 0; i < 6; i++) {
       const via = i % 2 === 0 ? a : b;
       const signed = (await via.get(`/minds/${mindId}/signed-url?fileName=t${i}.vtt`)).body;
-      assert.equal((await fetch(signed.signedUrl, { method: 'PUT', body: longVtt(i < 2 ? 700 : 40, `s${i}`) })).status, 200);
+      assert.equal((await fetch(signed.signedUrl, { method: 'PUT', body: longVtt(i < 2 ? 230 : 40, `s${i}`) })).status, 200);
       const form = new FormData();
       form.append('artifactId', signed.artifactId);
       const r = await via.post(`/minds/${mindId}/snapshots`, form);

@@ -8,18 +8,19 @@ import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { ApiError, MindsimClient, WaitTimeoutError, retryAfterMs } from '@mindsim/sdk';
-import { sampleInterview, teamsVtt } from './support/fixtures.ts';
-import { startServer, type TestServer } from './support/server.ts';
+import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
+import { startService, type Service } from '../testkit/service.ts';
 
-let srv: TestServer;
+let srv: Service;
 let sdk: MindsimClient;
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 before(async () => {
-  srv = await startServer();
+  srv = await startService();
+  // The SDK as a user makes it: the defaults, retries included.
   sdk = new MindsimClient({ baseUrl: srv.baseUrl, apiKey: srv.apiKey });
 });
-after(() => srv.stop());
+after(() => srv?.close());
 
 describe('SDK against the service', () => {
   it('minds: create, list across pages (Link rel=next), get, update, delete', async () => {

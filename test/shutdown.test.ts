@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { client, startServer, waitForSnapshot, type TestServer } from './support/server.ts';
-import { sampleInterview, teamsVtt } from './support/fixtures.ts';
+import { client, waitForSnapshot } from '../testkit/http.ts';
+import { startServer, type TestServer } from '../testkit/process.ts';
+import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
 
+/** SIGTERM to `node src/main.ts` during a job (the usage counts written on SIGTERM: processes.test.ts). */
 let srv: TestServer;
 before(async () => {
   srv = await startServer({ SHUTDOWN_GRACE_MS: '50', WORKER_POLL_MS: '20' });
@@ -47,3 +49,4 @@ it('SIGTERM during a long job exits soon and hands the job back; it completes af
     db.close();
   }
 });
+

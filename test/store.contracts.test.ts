@@ -16,7 +16,7 @@ import type { Database } from '../src/store/db/schema.ts';
 import { openSqlite } from '../src/store/db/sqlite.ts';
 import { DbJobQueue } from '../src/store/queue/db-queue.ts';
 import type { JobQueue } from '../src/store/queue/job-queue.ts';
-import { PG_SKIP, createDatabase, startS3, type TestDatabase, type TestS3 } from './support/scale.ts';
+import { PG_SKIP, createDatabase, startS3, type TestDatabase, type TestS3 } from '../testkit/scale.ts';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'mindsim-contract-'));
 
@@ -188,6 +188,34 @@ function queueContract(name: string, make: (rt: Runtime) => Promise<JobQueue>, o
       const again = await q.claim('w2', 60_000);
       assert.equal(again?.id, id);
       assert.equal(again?.attempts, 1);
+    });
+
+    it('groups take turns: the fewest running first, then the one served least recently, then the job due first', async () => {
+      const rt = manualRuntime();
+      const q = await make(rt);
+      const a = [];
+      for (let i = 0; i < 3; i++) {
+        a.push(await q.enqueue('k', { a: i }, { group: 'account-a' }));
+        rt.advance(1);
+      }
+      const b1 = await q.enqueue('k', { b: 1 }, { group: 'account-b' });
+      rt.advance(1);
+      assert.equal((await q.claim('w1', 60_000))?.id, a[0], 'no group served yet: the job due first');
+      rt.advance(1);
+      assert.equal((await q.claim('w2', 60_000))?.id, b1, 'account-a has a job running, account-b none');
+      rt.advance(1);
+      await q.complete(a[0] ?? '', 'w1');
+      await q.complete(b1, 'w2');
+      const b2 = await q.enqueue('k', { b: 2 }, { group: 'account-b' });
+      rt.advance(1);
+      assert.equal((await q.claim('w1', 60_000))?.id, a[1], 'account-a was served before account-b');
+      rt.advance(1);
+      await q.complete(a[1] ?? '', 'w1');
+      assert.equal((await q.claim('w1', 60_000))?.id, b2, 'then account-b, though its job is younger');
+      rt.advance(1);
+      assert.equal((await q.claim('w2', 60_000))?.id, a[2]);
+      const legacy = await q.enqueue('k', {});
+      assert.equal((await q.claim('w3', 60_000))?.id, legacy, 'a job without a group goes first');
     });
 
     it('completed and failed jobs are never delivered again', async () => {

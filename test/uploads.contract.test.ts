@@ -10,9 +10,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { sampleInterview, teamsVtt } from './support/fixtures.ts';
-import { PG_SKIP, createDatabase, startS3, type TestDatabase, type TestS3 } from './support/scale.ts';
-import { client, startServer, waitForSnapshot, type Client, type TestServer } from './support/server.ts';
+import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
+import { PG_SKIP, createDatabase, startS3, type TestDatabase, type TestS3 } from '../testkit/scale.ts';
+import { failure, statusOf, waitFor, type TestSdk } from '../testkit/sdk.ts';
+import { startService, type Service } from '../testkit/service.ts';
 
 /** Long enough for the checks that use a fresh URL on a busy machine; the expiry checks wait it out at the end. */
 const TTL_SECONDS = 6;
@@ -21,7 +22,7 @@ const FIRST = teamsVtt(sampleInterview());
 const SECOND = 'WEBVTT\n\n';
 
 interface Mode {
-  srv: TestServer;
+  srv: Service;
   /** Every stored blob key, sorted. */
   keys(): Promise<string[]>;
   read(key: string): Promise<Buffer>;
@@ -30,14 +31,9 @@ interface Mode {
 
 const put = (url: string, body: string, contentType = 'text/vtt') => fetch(url, { method: 'PUT', body, headers: { 'content-type': contentType } });
 const codeOf = async (r: Response) => ((await r.json()) as { error: { code: string } }).error.code;
-const form = (fields: Record<string, string>) => {
-  const f = new FormData();
-  for (const [k, v] of Object.entries(fields)) f.append(k, v);
-  return f;
-};
 
 async function embedded(): Promise<Mode> {
-  const srv = await startServer({ SIGNED_URL_TTL_SECONDS: String(TTL_SECONDS) });
+  const srv = await startService({ SIGNED_URL_TTL_SECONDS: String(TTL_SECONDS) });
   const root = path.join(srv.dataDir, 'blobs');
   return {
     srv,
@@ -48,7 +44,7 @@ async function embedded(): Promise<Mode> {
         .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
         .sort(),
     read: async (key) => fs.readFileSync(path.join(root, key)),
-    close: () => srv.stop(),
+    close: () => srv.close(),
   };
 }
 
@@ -72,14 +68,14 @@ function bucket(s3: TestS3) {
 
 async function postgresS3(extra: Record<string, string> = {}): Promise<Mode> {
   const [db, s3]: [TestDatabase, TestS3] = await Promise.all([createDatabase(), startS3()]);
-  const srv = await startServer({ DATABASE_URL: db.url, ...s3.env, SIGNED_URL_TTL_SECONDS: String(TTL_SECONDS), ...extra });
+  const srv = await startService({ DATABASE_URL: db.url, ...s3.env, SIGNED_URL_TTL_SECONDS: String(TTL_SECONDS), ...extra });
   const b = bucket(s3);
   return {
     srv,
     keys: b.keys,
     read: b.read,
     close: async () => {
-      await srv.stop();
+      await srv.close();
       b.client.destroy();
       await s3.close();
       await db.drop();
@@ -99,19 +95,19 @@ describe('signed-URL uploads', { concurrency: true }, () => {
   for (const mode of MODES) {
     describe(`upload contract: ${mode.name}`, { skip: mode.skip, concurrency: false }, () => {
       let m: Mode;
-      let api: Client;
+      let sdk: TestSdk;
       let mindId: string;
       let expiring: { signedUrl: string; artifactId: string; expiresAt: string };
       before(async () => {
         m = await mode.open();
-        api = client(m.srv.api, m.srv.apiKey);
-        mindId = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind.id;
-        expiring = (await api.get(`/minds/${mindId}/signed-url`)).body;
+        sdk = m.srv.sdk();
+        mindId = (await sdk.minds.create('Sam Okafor')).mind.id;
+        expiring = await sdk.uploads.signedUrl(mindId);
       });
       after(() => m?.close());
 
-      const signedUrl = async () => (await api.get(`/minds/${mindId}/signed-url?fileName=talk.vtt`)).body as { signedUrl: string; artifactId: string };
-      const snapshotOf = (artifactId: string) => api.post(`/minds/${mindId}/snapshots`, form({ artifactId }));
+      const signedUrl = () => sdk.uploads.signedUrl(mindId, { fileName: 'talk.vtt' });
+      const snapshotOf = (artifactId: string) => sdk.snapshots.create(mindId, { artifactId });
 
       it("answers the service's own upload URL", async () => {
         const { signedUrl: url, artifactId } = await signedUrl();
@@ -121,11 +117,11 @@ describe('signed-URL uploads', { concurrency: true }, () => {
       it('a snapshot from an artifact never uploaded answers 409 artifact_not_uploaded at once', async () => {
         const { artifactId } = await signedUrl();
         const t0 = performance.now();
-        const r = await snapshotOf(artifactId);
+        const r = await failure(snapshotOf(artifactId));
         assert.ok(performance.now() - t0 < 1000);
         assert.equal(r.status, 409);
-        assert.equal(r.body.error.code, 'artifact_not_uploaded');
-        assert.equal((await api.get(`/minds/${mindId}/snapshots`)).body.length, 0, 'no snapshot was created');
+        assert.equal(r.code, 'artifact_not_uploaded');
+        assert.equal((await sdk.snapshots.list(mindId).all()).length, 0, 'no snapshot was created');
       });
 
       it('one successful upload per URL: a second PUT is refused 409 and the snapshot reads the first body', async () => {
@@ -135,8 +131,8 @@ describe('signed-URL uploads', { concurrency: true }, () => {
         assert.equal(again.status, 409);
         assert.equal(await codeOf(again), 'signed_url_used');
         const snap = await snapshotOf(artifactId);
-        assert.equal(snap.status, 200);
-        assert.equal((await waitForSnapshot(api, mindId, snap.body.mindAssessmentId)).status, 'completed');
+        assert.equal(sdk.last?.status, 200);
+        assert.equal((await waitFor(sdk, mindId, snap.mindAssessmentId)).status, 'completed');
         assert.ok([409, 410].includes((await put(url, SECOND)).status), 'still refused after the snapshot (or expired by now)');
         assert.equal((await m.read(`artifacts/${mindId}/${artifactId}`)).toString(), FIRST);
       });
@@ -175,17 +171,18 @@ describe('signed-URL uploads', { concurrency: true }, () => {
         assert.equal(r.status, 403);
         assert.equal(await codeOf(r), 'invalid_signature');
         assert.ok(!(await m.keys()).includes(`artifacts/${mindId}/${artifactId}`));
-        assert.equal((await snapshotOf(artifactId)).status, 409);
+        assert.equal(await statusOf(snapshotOf(artifactId)), 409);
         assert.equal((await put(url, FIRST)).status, 200);
       });
 
       it("deleting a mind removes its files from the store, and only its files", async () => {
-        const other = (await api.post('/minds', { name: 'Kept' })).body.mind.id as string;
-        const { body } = await api.get(`/minds/${other}/signed-url`);
+        const other = (await sdk.minds.create('Kept')).mind.id;
+        const body = await sdk.uploads.signedUrl(other);
         assert.equal((await put(body.signedUrl, FIRST)).status, 200);
         const before = await m.keys();
         assert.ok(before.some((k) => k.includes(mindId)), 'the mind has files');
-        assert.equal((await api.del(`/minds/${mindId}`)).status, 204);
+        await sdk.minds.delete(mindId);
+        assert.equal(sdk.last?.status, 204);
         const afterKeys = await m.keys();
         assert.deepEqual(afterKeys.filter((k) => k.includes(mindId)), []);
         assert.deepEqual(afterKeys, before.filter((k) => !k.includes(mindId)));
@@ -208,28 +205,28 @@ describe('signed-URL uploads', { concurrency: true }, () => {
    */
   describe('S3_DIRECT_UPLOADS=true (opt-in): what it guarantees', { skip: PG_SKIP, concurrency: false }, () => {
     let m: Mode;
-    let api: Client;
+    let sdk: TestSdk;
     let mindId: string;
     let s3Prefix: string;
     let expiring: { signedUrl: string; expiresAt: string };
     before(async () => {
       m = await postgresS3({ S3_DIRECT_UPLOADS: 'true', MAX_UPLOAD_BYTES: String(200 * 1024) });
-      api = client(m.srv.api, m.srv.apiKey);
-      mindId = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind.id;
+      sdk = m.srv.sdk();
+      mindId = (await sdk.minds.create('Sam Okafor')).mind.id;
       s3Prefix = m.srv.env.S3_ENDPOINT ?? '';
-      expiring = (await api.get(`/minds/${mindId}/signed-url`)).body;
+      expiring = await sdk.uploads.signedUrl(mindId);
     });
     after(() => m?.close());
 
-    const signedUrl = async () => (await api.get(`/minds/${mindId}/signed-url?fileName=talk.vtt`)).body as { signedUrl: string; artifactId: string };
-    const snapshotOf = (artifactId: string) => api.post(`/minds/${mindId}/snapshots`, form({ artifactId }));
+    const signedUrl = () => sdk.uploads.signedUrl(mindId, { fileName: 'talk.vtt' });
+    const snapshotOf = (artifactId: string) => sdk.snapshots.create(mindId, { artifactId });
 
     it('signed URLs point at the bucket; nothing uploaded → 409 at once', async () => {
       const { signedUrl: url, artifactId } = await signedUrl();
       assert.ok(url.startsWith(`${s3Prefix}/mindsim/uploads/${mindId}/${artifactId}?`), url);
-      const r = await snapshotOf(artifactId);
+      const r = await failure(snapshotOf(artifactId));
       assert.equal(r.status, 409);
-      assert.equal(r.body.error.code, 'artifact_not_uploaded');
+      assert.equal(r.code, 'artifact_not_uploaded');
     });
 
     it('before the snapshot the last PUT wins; after it, no PUT changes what the snapshot read', async () => {
@@ -237,11 +234,11 @@ describe('signed-URL uploads', { concurrency: true }, () => {
       assert.equal((await put(url, SECOND)).status, 200);
       assert.equal((await put(url, FIRST)).status, 200);
       const snap = await snapshotOf(artifactId);
-      assert.equal(snap.status, 200);
-      assert.equal((await waitForSnapshot(api, mindId, snap.body.mindAssessmentId)).status, 'completed');
+      assert.equal(sdk.last?.status, 200);
+      assert.equal((await waitFor(sdk, mindId, snap.mindAssessmentId)).status, 'completed');
       assert.equal((await put(url, SECOND)).status, 200, 'S3 accepts it…');
       const again = await snapshotOf(artifactId);
-      assert.equal((await waitForSnapshot(api, mindId, again.body.mindAssessmentId)).status, 'completed', '…but it is never read');
+      assert.equal((await waitFor(sdk, mindId, again.mindAssessmentId)).status, 'completed', '…but it is never read');
       assert.equal((await m.read(`artifacts/${mindId}/${artifactId}`)).toString(), FIRST);
     });
 
@@ -249,9 +246,9 @@ describe('signed-URL uploads', { concurrency: true }, () => {
       const { signedUrl: url, artifactId } = await signedUrl();
       const big = `WEBVTT\n\n${'00:00:01.000 --> 00:00:02.000\n<v Sam Okafor>words words words\n\n'.repeat(5000)}`;
       assert.equal((await put(url, big)).status, 200);
-      const r = await snapshotOf(artifactId);
+      const r = await failure(snapshotOf(artifactId));
       assert.equal(r.status, 413);
-      assert.equal(r.body.error.code, 'payload_too_large');
+      assert.equal(r.code, 'payload_too_large');
       assert.ok(!(await m.keys()).includes(`uploads/${mindId}/${artifactId}`));
     });
 
@@ -261,7 +258,8 @@ describe('signed-URL uploads', { concurrency: true }, () => {
       const keys = await m.keys();
       assert.ok(keys.includes(`uploads/${mindId}/${artifactId}`));
       assert.ok(keys.some((k) => k.startsWith(`artifacts/${mindId}/`)));
-      assert.equal((await api.del(`/minds/${mindId}`)).status, 204);
+      await sdk.minds.delete(mindId);
+      assert.equal(sdk.last?.status, 204);
       assert.deepEqual((await m.keys()).filter((k) => k.includes(mindId)), []);
     });
 

@@ -3,15 +3,16 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { startServer, type TestServer } from './support/server.ts';
+import { startService, type Service } from '../testkit/service.ts';
 import { WebClient } from './support/web.ts';
 
+/** The dashboard's accounts and sessions over real HTTP to the in-process service; `admin set-password` as the operator runs it. */
 const PASSWORD = 'a long enough password';
 let n = 0;
 const email = () => `web-${process.pid}-${Date.now()}-${++n}@example.com`;
 
 /** `admin set-password`, with the password piped on stdin as an operator would. */
-function setPassword(srv: TestServer, accountId: string, password: string) {
+function setPassword(srv: Service, accountId: string, password: string) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', 'set-password', '--account', accountId], {
       cwd: path.resolve(import.meta.dirname, '..'),
@@ -27,11 +28,11 @@ function setPassword(srv: TestServer, accountId: string, password: string) {
 }
 
 describe('dashboard accounts and sessions', () => {
-  let srv: TestServer;
+  let srv: Service;
   before(async () => {
-    srv = await startServer({ LOG_LEVEL: 'info' });
+    srv = await startService({ LOG_LEVEL: 'info' });
   });
-  after(() => srv.stop());
+  after(() => srv?.close());
 
   it('signs up with an HttpOnly, SameSite=Lax session cookie and shows the account', async () => {
     const web = new WebClient(srv.baseUrl);
@@ -201,7 +202,7 @@ describe('dashboard accounts and sessions', () => {
     assert.equal((await web.get('/integrations/webhooks/events')).status, 403);
 
     const accountId = /--account ([0-9a-f-]{36})/.exec(page.text)![1]!;
-    assert.equal((await srv.admin('set-tier', '--account', accountId, '--tier', 'pro')).code, 0);
+    await srv.admin.setTier(accountId, 'pro');
     assert.equal((await web.get('/integrations/webhooks')).status, 200);
     const made = await web.submit('/integrations/webhooks/credentials', {}, '/integrations/webhooks');
     assert.equal(made.status, 201);
@@ -240,17 +241,22 @@ describe('dashboard accounts and sessions', () => {
     await web.signUp(email(), PASSWORD);
     await web.submit('/keys', { name: 'logged?' }, '/keys');
     const seen = [...web.cookies.values()].map((v) => decodeURIComponent(v).split('.')[0]!);
-    const out = srv.output();
+    const out = srv.logs();
     assert.match(out, /"url":"\/keys"/, 'requests are logged at info');
     for (const secret of [PASSWORD, 'a brand new password', ...seen]) assert.ok(!out.includes(secret), `the log holds ${secret.slice(0, 6)}…`);
   });
 
   it('lets the owner log in once the operator sets a password', async () => {
-    const short = await setPassword(srv, srv.ownerAccountId, 'short');
+    // Three CLI processes at once: a refused password, an unknown account and the real one.
+    const [short, unknown, r] = await Promise.all([
+      setPassword(srv, srv.ownerAccountId, 'short'),
+      setPassword(srv, '00000000-0000-4000-8000-000000000000', PASSWORD),
+      setPassword(srv, srv.ownerAccountId, PASSWORD),
+    ]);
     assert.notEqual(short.code, 0);
     assert.match(short.stderr, /at least 10 characters/);
+    assert.equal(unknown.code, 1);
 
-    const r = await setPassword(srv, srv.ownerAccountId, PASSWORD);
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout) as { accountId: string; email: string };
     assert.equal(out.accountId, srv.ownerAccountId);
@@ -260,22 +266,19 @@ describe('dashboard accounts and sessions', () => {
     const keys = await web.get('/keys');
     assert.match(keys.text, /tier-pro/);
 
-    // A new password ends the sessions opened with the old one.
-    assert.equal((await setPassword(srv, srv.ownerAccountId, `${PASSWORD}!`)).code, 0);
+    // A new password (the same service call as the CLI's) ends the sessions opened with the old one.
+    await srv.admin.setPassword(srv.ownerAccountId, `${PASSWORD}!`);
     assert.equal((await web.get('/keys')).status, 302);
-
-    const unknown = await setPassword(srv, '00000000-0000-4000-8000-000000000000', PASSWORD);
-    assert.equal(unknown.code, 1);
   });
 });
 
 describe('session expiry, https cookies and password guessing', () => {
-  let srv: TestServer;
+  let srv: Service;
   before(async () => {
     // Behind a TLS-terminating proxy: it says so with X-Forwarded-Proto, trusted with TRUST_PROXY.
-    srv = await startServer({ SESSION_TTL_SECONDS: '3', TRUST_PROXY: 'true', LOGIN_RATE_LIMIT: '4' });
+    srv = await startService({ SESSION_TTL_SECONDS: '3', TRUST_PROXY: 'true', LOGIN_RATE_LIMIT: '4' });
   });
-  after(() => srv.stop());
+  after(() => srv?.close());
 
   it('marks cookies Secure behind https and ends the session after SESSION_TTL_SECONDS', async () => {
     const web = new WebClient(srv.baseUrl);

@@ -178,7 +178,7 @@ export class SnapshotService {
       createdAt: iso(this.rt.now()),
     });
     // One account's files take turns with other accounts' (a batch of slow files delays others by one file at most).
-    await tx.queue.enqueue(PROCESS_SNAPSHOT, { snapshotId: id });
+    await tx.queue.enqueue(PROCESS_SNAPSHOT, { snapshotId: id }, { group: auth.accountId });
     return { message: 'Mind assessment started', mindAssessmentId: id, artifactId };
   }
 

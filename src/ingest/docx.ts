@@ -5,31 +5,27 @@
  */
 import mammoth from 'mammoth';
 import { IngestError, type Utterance } from './transcript.ts';
-import { zipEntries } from './sniff.ts';
+import { checkDocx } from './docx-limits.ts';
+import { TextGate } from './limits.ts';
 import { assembleTurns, timedHeader, type SourceLine } from './turns.ts';
 
-/** Refuse archives whose parts declare more than this much uncompressed XML (zip bombs). */
-const MAX_UNCOMPRESSED_BYTES = 256 * 1024 * 1024;
-
-export async function parseDocx(bytes: Buffer): Promise<Utterance[]> {
-  const declared = zipEntries(bytes)?.reduce((sum, entry) => sum + entry.uncompressedSize, 0) ?? 0;
-  if (declared > MAX_UNCOMPRESSED_BYTES) {
-    throw new IngestError('corrupt_file', 'The DOCX file expands to more data than a transcript can plausibly hold.');
-  }
+/** @param gate counts the text against the file's budget (unlimited by default, for direct calls). */
+export async function parseDocx(bytes: Buffer, gate = new TextGate('docx', Infinity)): Promise<Utterance[]> {
+  checkDocx(bytes); // zip bombs, deep or huge XML: refused before mammoth builds a DOM of them
   let raw: string;
   try {
     raw = (await mammoth.extractRawText({ buffer: bytes })).value;
   } catch (err) {
     throw new IngestError('corrupt_file', `The DOCX file could not be read: ${describe(err)}`);
   }
-  return assembleTurns(docxLines(raw));
+  return assembleTurns(docxLines(raw, gate));
 }
 
 /** Paragraphs of mammoth's raw text as source lines, with transcription-tool headers recognised. */
-export function docxLines(raw: string): SourceLine[] {
+export function docxLines(raw: string, gate = new TextGate('docx', Infinity)): SourceLine[] {
   const lines: SourceLine[] = [];
   for (const paragraph of raw.split('\n\n')) {
-    const text = paragraph.trimEnd();
+    const text = gate.pass(paragraph).trimEnd();
     if (!text.trim()) continue;
     const header = timedHeader(text);
     lines.push(header ? { text: header.text, paragraphStart: true, header: header.header } : { text, paragraphStart: true });

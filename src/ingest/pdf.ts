@@ -1,160 +1,70 @@
 /**
- * PDF → speaker turns via pdf.js (legacy build, which is the one meant for Node). Text items are
- * regrouped into visual lines, running headers/footers and page numbers are dropped, and the lines
- * are assembled into turns ("Q:"/"A:", "NAME:", "Name:", "Name 0:03" headers) that may cross page breaks.
+ * PDF → speaker turns. pdf.js (legacy build, the one meant for Node) reads the text in a thread of its
+ * own (pdf-worker.ts, pdf-text.ts), which is ended when a file keeps it busy past a time budget: pdf.js
+ * works through a page in one chain of promises that never yields to timers, so a content stream of
+ * millions of drawing operators can only be stopped from outside. Here the text lines of each page have
+ * their running headers/footers and page numbers dropped and are assembled into turns ("Q:"/"A:",
+ * "NAME:", "Name:", "Name 0:03" headers) that may cross page breaks.
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
+import v8 from 'node:v8';
+import { Piscina } from 'piscina';
 import { IngestError, type Utterance } from './transcript.ts';
+import { TextGate } from './limits.ts';
+import type { PdfLine } from './pdf-text.ts';
+import type { PdfReply, PdfRequest } from './pdf-worker.ts';
 import { assembleTurns, timedHeader, type SourceLine } from './turns.ts';
 
-export const MAX_PDF_PAGES = 2000;
-/** Wall-clock budget for one document; pdf.js runs on this thread in Node, so keep it bounded. */
-const TIME_BUDGET_MS = 60_000;
-const PAGES_IN_FLIGHT = 8;
+export { groupLines, MAX_PDF_PAGES, MAX_PDF_TEXT_ITEMS, type PdfLine } from './pdf-text.ts';
 
-type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-let pdfjs: Promise<Pdfjs> | undefined;
 /**
- * pdf.js is loaded on first use (it costs ~100 ms and more on a cold disk), so processes that never
- * read a PDF never pay for it; an analysis thread calls this when it starts, ahead of its first file.
+ * Wall-clock budget for reading one PDF, the backstop for what the limits on pages, text items and
+ * words do not see (a content stream of millions of drawing operators and no text, however compressed).
  */
-export function loadPdfjs(): Promise<Pdfjs> {
-  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
-  return pdfjs;
-}
+export const PDF_TIME_BUDGET_MS = 5_000;
 
-// Local data directories shipped with pdfjs-dist: standard-14 font metrics and CJK CMaps (needed
-// to map CID fonts to Unicode). pdf.js reads them with fs in Node; nothing is fetched over a network.
-const PDFJS_DIR = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
-const STANDARD_FONTS = path.join(PDFJS_DIR, 'standard_fonts') + path.sep;
-const CMAPS = path.join(PDFJS_DIR, 'cmaps') + path.sep;
+const tooSlow = () =>
+  new IngestError('file_too_complex', `The PDF took more than ${PDF_TIME_BUDGET_MS / 1000} s to read; it may be damaged or built to overload readers.`);
+const tooBig = () =>
+  new IngestError('file_too_complex', 'Reading the PDF needed more memory than an analysis may use; it may be damaged or built to overload readers.');
 
-export interface PdfLine {
-  text: string;
-  /** Baseline, in PDF user space (grows upwards). */
-  y: number;
-  x0: number;
-  x1: number;
-  size: number;
-}
+let pdfThread: Piscina<PdfRequest, PdfReply> | undefined;
 
-export async function parsePdf(bytes: Buffer): Promise<Utterance[]> {
-  const { getDocument } = await loadPdfjs();
-  const deadline = Date.now() + TIME_BUDGET_MS;
-  const task = getDocument({
-    data: new Uint8Array(bytes), // a copy: pdf.js takes ownership of (and refuses) Node Buffers
-    useSystemFonts: false,
-    disableFontFace: true,
-    isEvalSupported: false,
-    standardFontDataUrl: STANDARD_FONTS,
-    cMapUrl: CMAPS,
-    cMapPacked: true,
-    stopAtErrors: false,
-    verbosity: 0, // errors only; hostile files otherwise spam warnings to stdout
+/** The PDF thread of this thread: one file at a time, ended (and replaced) when a file runs past the budget. */
+function pdfPool(): Piscina<PdfRequest, PdfReply> {
+  pdfThread ??= new Piscina({
+    filename: new URL('./pdf-worker.ts', import.meta.url).href,
+    minThreads: 1,
+    maxThreads: 1,
+    // Half the heap limit of this thread (an analysis thread has ANALYSIS_MAX_MEMORY_MB): the two stay within 1.5×.
+    resourceLimits: { maxOldGenerationSizeMb: Math.max(128, Math.floor(v8.getHeapStatistics().heap_size_limit / 1024 / 1024 / 2)) },
   });
+  pdfThread.on('error', () => undefined); // a thread that dies between files is replaced; the next read reports its own
+  return pdfThread;
+}
+
+/** Starts the PDF thread (and pdf.js in it) ahead of the first PDF; analysis threads call it when they start. */
+export function startPdfThread(): void {
+  pdfPool();
+}
+
+async function readInThread(request: PdfRequest): Promise<PdfReply> {
   try {
-    const doc = await withinBudget(task.promise, deadline);
-    const pageCount = Math.min(doc.numPages, MAX_PDF_PAGES);
-    const pages: PdfLine[][] = [];
-    // A few pages in flight at a time: fewer round trips through pdf.js's (in-thread) worker protocol.
-    for (let first = 1; first <= pageCount; first += PAGES_IN_FLIGHT) {
-      const batch = [];
-      for (let p = first; p < first + PAGES_IN_FLIGHT && p <= pageCount; p++) {
-        batch.push(
-          doc.getPage(p).then(async (page) => {
-            const content = await page.getTextContent();
-            page.cleanup();
-            return groupLines(content.items);
-          }),
-        );
-      }
-      pages.push(...(await withinBudget(Promise.all(batch), deadline)));
-    }
-    return assembleTurns(toSourceLines(removeFurniture(pages)));
+    return await pdfPool().run(request, { signal: AbortSignal.timeout(PDF_TIME_BUDGET_MS), transferList: [request.data.buffer as ArrayBuffer] });
   } catch (err) {
-    if (err instanceof IngestError) throw err;
-    throw new IngestError('corrupt_file', describePdfError(err));
-  } finally {
-    await task.destroy().catch(() => undefined);
+    const e = err as { name?: string; code?: string; message?: string };
+    if (e.name === 'AbortError' || e.name === 'TimeoutError') throw tooSlow();
+    if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') throw tooBig();
+    throw new IngestError('corrupt_file', `The PDF file could not be read: ${String(e.message).slice(0, 200)}`);
   }
 }
 
-function describePdfError(err: unknown): string {
-  const name = err instanceof Error ? err.name : '';
-  if (name === 'PasswordException') return 'The PDF is password-protected; upload an unencrypted copy.';
-  const message = err instanceof Error ? err.message : String(err);
-  return `The PDF file could not be read: ${message.length > 200 ? `${message.slice(0, 200)}…` : message}`;
-}
-
-function withinBudget<T>(promise: Promise<T>, deadline: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new IngestError('corrupt_file', 'The PDF took too long to read; it may be damaged or malicious.')),
-      Math.max(0, deadline - Date.now()),
-    );
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-interface TextRun {
-  str: string;
-  x: number;
-  y: number;
-  width: number;
-  size: number;
-}
-
-/** Regroup pdf.js text items into visual lines, top to bottom, each read left to right. */
-export function groupLines(items: ReadonlyArray<object>): PdfLine[] {
-  const runs: TextRun[] = [];
-  for (const item of items) {
-    if (!('str' in item) || typeof item.str !== 'string' || !item.str) continue;
-    const { transform, width, height } = item as { transform?: unknown; width?: unknown; height?: unknown };
-    if (!Array.isArray(transform)) continue;
-    const [, , c, d, x, y] = transform as number[];
-    const size = Math.hypot(c ?? 0, d ?? 0) || (typeof height === 'number' ? height : 0) || 1;
-    if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
-    runs.push({ str: item.str, x: x ?? 0, y: y ?? 0, width: typeof width === 'number' ? width : 0, size });
-  }
-  runs.sort((a, b) => b.y - a.y || a.x - b.x);
-  const lines: TextRun[][] = [];
-  let current: TextRun[] = [];
-  for (const run of runs) {
-    const head = current[0];
-    if (head && Math.abs(head.y - run.y) > 0.5 * Math.min(head.size, run.size)) {
-      lines.push(current);
-      current = [];
-    }
-    current.push(run);
-  }
-  if (current.length) lines.push(current);
-  return lines.map(joinRuns).filter((line) => line.text !== '');
-}
-
-function joinRuns(runs: TextRun[]): PdfLine {
-  runs.sort((a, b) => a.x - b.x);
-  let text = '';
-  let end = -Infinity;
-  let previous: TextRun | undefined;
-  for (const run of runs) {
-    // Fake bold: the same string drawn twice at (almost) the same spot.
-    if (previous && previous.str === run.str && Math.abs(previous.x - run.x) < 0.2 * run.size) continue;
-    const gap = run.x - end;
-    if (text && gap > 0.15 * run.size && !/\s$/.test(text) && !/^\s/.test(run.str)) text += ' ';
-    text += run.str;
-    end = Math.max(end, run.x + run.width);
-    previous = run;
-  }
-  const first = runs[0];
-  return {
-    text: text.replace(/\s+/g, ' ').trim(),
-    y: first?.y ?? 0,
-    x0: first?.x ?? 0,
-    x1: end,
-    size: runs.reduce((max, r) => Math.max(max, r.size), 0),
-  };
+/** @param gate counts the text against the file's budget (unlimited by default, for direct calls). */
+export async function parsePdf(bytes: Buffer, gate = new TextGate('pdf', Infinity)): Promise<Utterance[]> {
+  // A copy with its own buffer, handed over (not cloned) to the PDF thread.
+  const reply = await readInThread({ data: new Uint8Array(bytes), maxTokens: gate.remaining });
+  if (!reply.ok) throw new IngestError(reply.code, reply.message);
+  gate.absorb(reply);
+  return assembleTurns(toSourceLines(removeFurniture(reply.pages)));
 }
 
 const PAGE_NUMBER = /^(?:page\s*)?[-–—]?\s*(\d{1,4})\s*[-–—]?(?:\s*(?:of|\/)\s*\d{1,4})?$/i;

@@ -25,13 +25,37 @@ function isPdf(bytes: Buffer): boolean {
   return at >= 0 && at <= PDF_HEADER_WINDOW;
 }
 
+export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
+
+/** The encoding of a WebVTT file: UTF-8 (the spec's), or UTF-16 as some Windows tools save it (BOM or not). */
+export function vttEncoding(bytes: Buffer): TextEncoding | null {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return startsWithMagic(bytes, 2, 'utf-16le') ? 'utf-16le' : null;
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return startsWithMagic(bytes, 2, 'utf-16be') ? 'utf-16be' : null;
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  if (startsWithMagic(bytes, bom, 'utf-8')) return 'utf-8';
+  if (startsWithMagic(bytes, 0, 'utf-16le')) return 'utf-16le';
+  if (startsWithMagic(bytes, 0, 'utf-16be')) return 'utf-16be';
+  return null;
+}
+
+/** "WEBVTT" at `at` in the encoding, followed by the end, a space, a tab or a line break. */
+function startsWithMagic(bytes: Buffer, at: number, encoding: TextEncoding): boolean {
+  const unit = encoding === 'utf-8' ? 1 : 2;
+  const low = encoding === 'utf-16be' ? 1 : 0; // where the ASCII byte of a UTF-16 code unit sits
+  if (bytes.length < at + VTT_MAGIC.length * unit) return false;
+  for (let i = 0; i < VTT_MAGIC.length; i++) {
+    if (bytes[at + i * unit + low] !== VTT_MAGIC[i]) return false;
+    if (unit === 2 && bytes[at + i * unit + 1 - low] !== 0) return false;
+  }
+  const end = at + VTT_MAGIC.length * unit;
+  if (end >= bytes.length) return true;
+  if (unit === 2 && bytes[end + 1 - low] !== 0) return false;
+  const next = bytes[end + low];
+  return next === 0x20 || next === 0x09 || next === 0x0a || next === 0x0d;
+}
+
 function isVtt(bytes: Buffer): boolean {
-  let at = 0;
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) at = 3;
-  if (bytes.length < at + VTT_MAGIC.length) return false;
-  if (!bytes.subarray(at, at + VTT_MAGIC.length).equals(VTT_MAGIC)) return false;
-  const next = bytes[at + VTT_MAGIC.length];
-  return next === undefined || next === 0x20 || next === 0x09 || next === 0x0a || next === 0x0d;
+  return vttEncoding(bytes) !== null;
 }
 
 function isDocx(bytes: Buffer): boolean {
@@ -54,6 +78,11 @@ export interface ZipEntry {
   name: string;
   /** As declared by the central directory (a hostile archive can lie). */
   uncompressedSize: number;
+  /** 0 stored, 8 deflated; others are not read. */
+  method: number;
+  compressedSize: number;
+  /** Where the entry's local header starts. */
+  localOffset: number;
 }
 
 /**
@@ -91,7 +120,13 @@ function readCentralDirectory(bytes: Buffer): ZipEntry[] | null {
     if (end > eocd) return null;
     // 0xffffffff means "see the zip64 extra field": treat as unknown-but-huge.
     const size = bytes.readUInt32LE(at + 24);
-    entries.push({ name: bytes.toString('utf8', at + 46, end), uncompressedSize: size === 0xffffffff ? Infinity : size });
+    entries.push({
+      name: bytes.toString('utf8', at + 46, end),
+      uncompressedSize: size === 0xffffffff ? Infinity : size,
+      method: bytes.readUInt16LE(at + 10),
+      compressedSize: bytes.readUInt32LE(at + 20),
+      localOffset: bytes.readUInt32LE(at + 42),
+    });
     at = end + extraLen + commentLen;
   }
   return entries;

@@ -105,9 +105,13 @@ export function roleLine(line: string): { role: Role; name: string } | null {
 
 export const DEFAULT_ROLE_NAMES: Readonly<Record<Role, string>> = { q: 'Interviewer', a: 'Respondent' };
 
-/** Collapse runs of whitespace (including NBSP and zero-width characters) and trim. */
+/**
+ * Collapse runs of whitespace (including NBSP) and trim; drop zero-width spaces, word joiners, BOMs and
+ * direction marks. Zero-width (non-)joiners stay: they are part of emoji sequences (👩‍👩‍👧) and of
+ * Persian and Indic words.
+ */
 export function collapseWhitespace(text: string): string {
-  return text.replace(/[\u200b-\u200f\u2060\ufeff]/g, '').replace(/[\s\p{Cc}]+/gu, ' ').trim();
+  return text.replace(/[\u200b\u200e\u200f\u2060\ufeff]/g, '').replace(/[\s\p{Cc}]+/gu, ' ').trim();
 }
 
 /** Seconds from "m:ss", "mm:ss", "h:mm:ss" (optionally with a ".mmm"/",mmm" fraction); null if malformed. */

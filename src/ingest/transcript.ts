@@ -17,7 +17,18 @@ export interface Transcript {
   utterances: Utterance[];
 }
 
-export type IngestErrorCode = 'unsupported_file_type' | 'corrupt_file' | 'empty_transcript';
+export type IngestErrorCode =
+  | 'unsupported_file_type'
+  | 'corrupt_file'
+  | 'empty_transcript'
+  /** Text, but no words: only runs of characters too long to be words (limits.ts). */
+  | 'transcript_unreadable'
+  /** More words, cues, paragraphs or XML elements than one snapshot reads (limits.ts). */
+  | 'transcript_too_long'
+  /** More pages than one snapshot reads (pdf.ts). */
+  | 'too_many_pages'
+  /** A zip bomb, or XML or PDF content shaped to overload readers. */
+  | 'file_too_complex';
 
 /** A permanent problem with the file's content: the snapshot ends `failed` with this reason. */
 export class IngestError extends Error {

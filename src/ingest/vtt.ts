@@ -3,17 +3,25 @@
  * marks, missing hours, unclosed voice tags), linear in the input size.
  */
 import type { Utterance } from './transcript.ts';
+import { TextGate, tooLong } from './limits.ts';
 import { collapseWhitespace, looksLikeName, parenSpeaker, parseClock } from './speakers.ts';
 
 /** Speakerless cues are merged into paragraphs: until a pause this long (seconds)... */
 const MONOLOGUE_PAUSE = 2.5;
 /** ...or until the paragraph has this many words and ends a sentence (hard limit: 3×). */
 const MONOLOGUE_WORDS = 120;
+/** ...and never past this many characters (text without spaces has few "words"). */
+const MONOLOGUE_CHARS = 4000;
+/** Cues one file may hold (a cue is ~1–5 s of speech: 100,000 cues is days of captions). */
+export const MAX_VTT_CUES = 100_000;
+/** Zoom-style labels are learnt from the first cues (enough to see who speaks). */
+const LABEL_SAMPLE_CUES = 5000;
 
-export function parseVtt(text: string): Utterance[] {
+/** @param gate counts the text against the file's budget (unlimited by default, for direct calls). */
+export function parseVtt(text: string, gate = new TextGate('vtt', Infinity)): Utterance[] {
   const lines = text.split(/\r\n|\r|\n/);
   if (lines[0] !== undefined) lines[0] = lines[0].replace(/^\uFEFF/, '');
-  const turns = new TurnBuilder();
+  const turns = new TurnBuilder(gate);
   const speakers = new SpeakerState(zoomLabels(lines));
   let i = 0;
   if (lines[0]?.startsWith('WEBVTT')) {
@@ -58,6 +66,7 @@ function readBlock(lines: string[], from: number, to: number, speakers: SpeakerS
     // Cues not separated by a blank line: an id-like line just before the next timing line is its identifier.
     const payloadEnd = k < to && k - 1 >= payloadStart && CUE_ID.test(lines[k - 1] ?? '') ? k - 1 : k;
     readCue(lines.slice(payloadStart, payloadEnd), timing, speakers, turns);
+    if (++turns.cues > MAX_VTT_CUES && turns.gate.bounded) throw tooLong('vtt', `${MAX_VTT_CUES.toLocaleString('en-US')} cues`);
     if (payloadEnd < k) k--;
   }
 }
@@ -125,7 +134,7 @@ function addPiece(
   turns: TurnBuilder,
 ): void {
   if (voice) speakers.current = voice;
-  let text = collapseWhitespace(decodeEntities(stripTags(raw)));
+  let text = collapseWhitespace(turns.gate.pass(decodeEntities(stripTags(raw))));
   if (!text) return;
   if (!voice) {
     // Zoom: "Full Name: text". Trusted at the start of a cue, or later in a cue for an already-seen name.
@@ -151,7 +160,7 @@ function zoomLabels(lines: readonly string[]): Set<string> {
   const counts = new Map<string, number>();
   let cues = 0;
   let labelled = 0;
-  for (let i = 0; i + 1 < lines.length; i++) {
+  for (let i = 0; i + 1 < lines.length && cues < LABEL_SAMPLE_CUES; i++) {
     if (!lines[i]?.includes('-->')) continue;
     cues++;
     const label = ZOOM_PREFIX.exec(collapseWhitespace(decodeEntities(stripTags(lines[i + 1] ?? ''))))?.[1];
@@ -190,11 +199,15 @@ interface Draft {
   start: number;
   end: number;
   words: number;
+  chars: number;
 }
 
 /** Merges consecutive cues of one speaker into a turn; speakerless cues into paragraphs. */
 class TurnBuilder {
   private readonly drafts: Draft[] = [];
+  cues = 0;
+
+  constructor(readonly gate: TextGate) {}
 
   add(speaker: string | null, text: string, timing: Timing): void {
     const last = this.drafts.at(-1);
@@ -203,9 +216,10 @@ class TurnBuilder {
       last.parts.push(text);
       last.end = Math.max(last.end, timing.end);
       last.words += words;
+      last.chars += text.length;
       return;
     }
-    this.drafts.push({ speaker, parts: [text], start: timing.start, end: timing.end, words });
+    this.drafts.push({ speaker, parts: [text], start: timing.start, end: timing.end, words, chars: text.length });
   }
 
   finish(): Utterance[] {
@@ -215,7 +229,7 @@ class TurnBuilder {
 
 function continuesParagraph(last: Draft, next: Timing): boolean {
   if (next.start - last.end >= MONOLOGUE_PAUSE) return false;
-  if (last.words >= MONOLOGUE_WORDS * 3) return false;
+  if (last.words >= MONOLOGUE_WORDS * 3 || last.chars >= MONOLOGUE_CHARS) return false;
   if (last.words < MONOLOGUE_WORDS) return true;
   return !/[.!?…]["'”’)]*$/.test(last.parts.at(-1) ?? '');
 }

@@ -6,12 +6,12 @@ import { buildProfile } from '../memory/profile.ts';
 import type { SnapshotProfile } from '../memory/profile-types.ts';
 import { fidelityCheck, type Fidelity } from '../engines/fidelity-check.ts';
 import { wordVectors } from '../memory/word-vectors.ts';
-import { loadPdfjs } from '../ingest/pdf.ts';
+import { startPdfThread } from '../ingest/pdf.ts';
 
 // Loaded when the thread starts (the pool keeps one thread up), not during the first snapshot:
-// the word-vector table (the snapshot's self-check builds a MindMemory) and pdf.js.
+// the word-vector table (the snapshot's self-check builds a MindMemory) and the PDF thread with pdf.js.
 wordVectors();
-void loadPdfjs().catch(() => undefined); // a failure shows, with its reason, when a PDF is read
+startPdfThread();
 
 /** What a worker thread is asked: the file's bytes and who the person is. */
 export interface AnalysisTask {

@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ErrorBody } from '../../src/http/schemas.ts';
-import { sampleInterview, teamsVtt } from './fixtures.ts';
+import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 import { inject, multipart, type Answer, type InProcess } from './inproc.ts';
 
 export const API = '/api/public/v1';

@@ -7,7 +7,7 @@
 import fc, { type Arbitrary } from 'fast-check';
 import { CreateMindBody, PageQuery, SignedUrlQuery, SimulateBody, UpdateMindBody } from '../../src/http/schemas.ts';
 import { API, type World } from './abuse.ts';
-import { sampleInterview, teamsVtt } from './fixtures.ts';
+import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 import { deepJson, invalidJson, nastyString, nearValid, valid } from './zod-arbitrary.ts';
 
 export type Part = { name: string; value: string } | { name: string; file: Uint8Array; filename: string; type: string };

@@ -6,6 +6,7 @@ import pino from 'pino';
 import { compose, type Context } from '../../src/composition.ts';
 import { loadConfig } from '../../src/config.ts';
 import { buildApp, httpSettings } from '../../src/http/app.ts';
+import { serviceEnv } from '../../testkit/service.ts';
 
 export interface Route {
   method: string;
@@ -25,18 +26,7 @@ export interface InProcess {
 
 /** The service's environment for tests: a fresh data folder, the embedded defaults, no practical rate limit. */
 export function testEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PUBLIC_URL: 'http://127.0.0.1:8080',
-    LOG_LEVEL: 'warn',
-    WORKER_POLL_MS: '20',
-    RATE_LIMIT_STANDARD: '1000000000',
-    RATE_LIMIT_PRO: '1000000000',
-    ...extra,
-  };
-  for (const k of ['DATABASE_URL', 'BLOB_STORE', 'REDIS_URL', 'RATE_LIMIT_STORE']) if (!(k in extra)) delete env[k];
-  return env;
+  return serviceEnv(extra, { DATA_DIR: dataDir, PUBLIC_URL: 'http://127.0.0.1:8080', WORKER_POLL_MS: '20' });
 }
 
 /**

@@ -6,8 +6,8 @@ import http from 'node:http';
 import type { InProcess } from './inproc.ts';
 import { errorShapeProblem, type Session, type World } from './abuse.ts';
 import type { Auth, Got, Req } from './owasp-routes.ts';
-import { sampleInterview, teamsVtt } from './fixtures.ts';
-import { rawRequest } from './server.ts';
+import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
+import { rawRequest } from '../../testkit/http.ts';
 
 export interface WalkContext {
   s: InProcess;

@@ -4,7 +4,7 @@
  * walk until it joins the table. Each entry says how the route is reached (API key, session,
  * signed URL, Basic credentials, nothing) and how to aim one request at an account's objects.
  */
-import { sampleInterview, teamsVtt } from './fixtures.ts';
+import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 
 export type Kind = 'api' | 'mcp' | 'page' | 'form' | 'upload' | 'webhook' | 'public';
 

@@ -122,6 +122,10 @@ export interface JobsTable {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+  /** Jobs of one group (a snapshot's job: its account) take turns with other groups' (005_job_groups). */
+  group_key: string | null;
+  /** When the job was last claimed. */
+  claimed_at: string | null;
 }
 
 export interface WebhookCredentialsTable {

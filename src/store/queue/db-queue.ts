@@ -17,6 +17,10 @@ const toClaimed = (r: Selectable<JobsTable>): ClaimedJob => ({
  * transaction as the row it works on. Claims are leases: an expired lease makes the job
  * claimable again (at-least-once), and attempts are bounded. Runs on SQLite (one writer at a
  * time) and on PostgreSQL (row locks skipped by concurrent claims).
+ *
+ * Groups take turns: of the runnable jobs, a claim takes one of the group with the fewest jobs
+ * running, then of the group whose last claim is oldest, then the one due first. So an account
+ * that queued many slow files delays another account's next file by one file at most (per worker).
  */
 export class DbJobQueue implements JobQueue {
   constructor(
@@ -52,6 +56,8 @@ export class DbJobQueue implements JobQueue {
         last_error: null,
         created_at: now,
         updated_at: now,
+        group_key: opts.group ?? null,
+        claimed_at: null,
       })
       .execute();
     return id;
@@ -60,15 +66,30 @@ export class DbJobQueue implements JobQueue {
   async claim(workerId: string, leaseMs: number): Promise<ClaimedJob | null> {
     const now = this.at();
     let next = this.db
-      .selectFrom('jobs')
-      .select('id')
+      .selectFrom('jobs as j')
+      .select('j.id')
       .where((eb) =>
         eb.or([
-          eb.and([eb('state', '=', 'queued'), eb('run_at', '<=', now)]),
-          eb.and([eb('state', '=', 'running'), eb('lease_until', '<', now), eb('attempts', '<', eb.ref('max_attempts'))]),
+          eb.and([eb('j.state', '=', 'queued'), eb('j.run_at', '<=', now)]),
+          eb.and([eb('j.state', '=', 'running'), eb('j.lease_until', '<', now), eb('j.attempts', '<', eb.ref('j.max_attempts'))]),
         ]),
       )
-      .orderBy('run_at')
+      // A job without a group has none of these (NULL = NULL is not true): it goes first.
+      .orderBy((eb) =>
+        eb
+          .selectFrom('jobs as r')
+          .select((e) => e.fn.countAll().as('n'))
+          .whereRef('r.group_key', '=', 'j.group_key')
+          .where('r.state', '=', 'running')
+          .where('r.lease_until', '>=', now),
+      )
+      .orderBy((eb) =>
+        eb
+          .selectFrom('jobs as c')
+          .select((e) => e.fn.coalesce(e.fn.max('c.claimed_at'), sql.lit('')).as('t'))
+          .whereRef('c.group_key', '=', 'j.group_key'),
+      )
+      .orderBy('j.run_at')
       .limit(1);
     if (this.skipLocked) next = next.forUpdate().skipLocked();
     const row = await this.db
@@ -79,6 +100,7 @@ export class DbJobQueue implements JobQueue {
         lease_until: this.at(leaseMs),
         locked_by: workerId,
         updated_at: now,
+        claimed_at: now,
       })
       .where('id', '=', (eb) => eb.selectFrom(next.as('n')).select('n.id'))
       .returningAll()

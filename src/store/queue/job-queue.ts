@@ -10,11 +10,16 @@ export interface ClaimedJob {
 export interface EnqueueOptions {
   maxAttempts?: number;
   delayMs?: number;
+  /**
+   * Jobs of one group take turns with other groups' (e.g. one account's snapshots with another's):
+   * a claim prefers the group with the fewest jobs running, then the one served least recently.
+   */
+  group?: string;
 }
 
 export interface JobQueue {
   enqueue(kind: string, payload: unknown, opts?: EnqueueOptions): Promise<string>;
-  /** Claims the next runnable job for leaseMs, or null. */
+  /** Claims the next runnable job for leaseMs (groups taking turns, see EnqueueOptions.group), or null. */
   claim(workerId: string, leaseMs: number): Promise<ClaimedJob | null>;
   /** Extends the lease; false when the job is no longer this worker's. */
   extend(jobId: string, workerId: string, leaseMs: number): Promise<boolean>;

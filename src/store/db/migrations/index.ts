@@ -3,6 +3,7 @@ import * as m001 from './001_initial.ts';
 import * as m002 from './002_profiles.ts';
 import * as m003 from './003_sessions.ts';
 import * as m004 from './004_usage_rate_limits.ts';
+import * as m005 from './005_job_groups.ts';
 
 /** Migrations are versioned in the repo and applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ export const migrations: Record<string, Migration> = {
   '002_profiles': m002,
   '003_sessions': m003,
   '004_usage_rate_limits': m004,
+  '005_job_groups': m005,
 };
 
 export const migrationProvider: MigrationProvider = {

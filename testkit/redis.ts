@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { freePort } from './server.ts';
+import { freePort } from './process.ts';
 
 /** Debian's redis-server, when installed (`.ci/run` installs it); the Redis tests are skipped without it. */
 export const REDIS_SKIP = spawnSync('redis-server', ['--version']).status === 0 ? false : 'Redis tests skipped: redis-server is not installed';

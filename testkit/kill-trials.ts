@@ -1,17 +1,19 @@
 /**
- * Kill trials: an API-only process and worker processes on one data folder; each trial starts a
- * worker, waits until a snapshot is being processed, and SIGKILLs the worker at a random moment
- * of it. A last worker then finishes the queue. Shared by test/abuse.kill.test.ts (a few trials)
+ * Kill trials: the API (in this process, without a worker) and worker processes on one data
+ * folder; each trial starts a worker, waits until a snapshot is being processed, and SIGKILLs the
+ * worker at a random moment of it. A last worker then finishes the queue. Shared by test/abuse.kill.test.ts (a few trials)
  * and bench/kill-trials.ts (`npm run bench:kill`, many).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { seededRandom } from '../../src/memory/seeded-random.ts';
+import { seededRandom } from '../src/memory/seeded-random.ts';
 import { sampleInterview, teamsVtt } from './fixtures.ts';
-import { client, startServer, type Client } from './server.ts';
+import type { MindsimClient } from '@mindsim/sdk';
+import { blobOf } from './sdk.ts';
+import { startService } from './service.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** The sample interview repeated, each copy later in time and tagged, so processing takes a while (~3.4 kB a copy). */
 export function longVtt(copies: number, tag = ''): string {
@@ -81,7 +83,7 @@ export async function killTrials(opts: KillTrialOptions): Promise<KillTrialRepor
   const rand = seededRandom(opts.seed ?? 7);
   const log = opts.log ?? (() => {});
   // Killed attempts count: enough attempts that no snapshot runs out of them.
-  const srv = await startServer({ RUN_WORKER: 'false', JOB_LEASE_MS: '1000', WORKER_POLL_MS: '20', JOB_MAX_ATTEMPTS: '100' });
+  const srv = await startService({ RUN_WORKER: 'false', JOB_LEASE_MS: '1000', WORKER_POLL_MS: '20', JOB_MAX_ATTEMPTS: '100' });
   const workers: WorkerProcess[] = [];
   const problems: string[] = [];
   let killedMidProcessing = 0;
@@ -92,17 +94,13 @@ export async function killTrials(opts: KillTrialOptions): Promise<KillTrialRepor
     (jobs?.prepare("select count(*) as n from jobs where state = 'running' and locked_by like ?").get(`%:${w.proc.pid}:%`) as { n: number }).n;
   const at = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
   try {
-    const api = client(srv.api, srv.apiKey);
-    const mindId = (await api.post('/minds', { name: 'Kill trials' })).body.mind.id as string;
+    const api = srv.sdk();
+    const mindId = (await api.minds.create('Kill trials')).mind.id;
     const snaps: Snap[] = [];
     for (let i = 0; i < (opts.snapshots ?? opts.trials); i++) {
-      const signed = (await api.get(`/minds/${mindId}/signed-url?fileName=k${i}.vtt`)).body;
-      const put = await fetch(signed.signedUrl, { method: 'PUT', body: longVtt(opts.copies ?? 100, `k${i}`) });
-      if (put.status !== 200) throw new Error(`upload ${i}: ${put.status}`);
-      const form = new FormData();
-      form.append('artifactId', signed.artifactId);
-      const r = await api.post(`/minds/${mindId}/snapshots`, form);
-      snaps.push({ id: r.body.mindAssessmentId as string, completedAt: null });
+      const { artifactId } = await api.uploads.upload(mindId, blobOf(longVtt(opts.copies ?? 100, `k${i}`)), { fileName: `k${i}.vtt` });
+      const r = await api.snapshots.create(mindId, { artifactId });
+      snaps.push({ id: r.mindAssessmentId, completedAt: null });
     }
     const statuses = async () => Promise.all(snaps.map(async (s) => observe(api, mindId, s, problems)));
     jobs = db();
@@ -153,12 +151,12 @@ export async function killTrials(opts: KillTrialOptions): Promise<KillTrialRepor
   } finally {
     jobs?.close();
     for (const w of workers) await w.kill();
-    await srv.stop();
+    await srv.close();
   }
 }
 
-async function observe(api: Client, mindId: string, s: Snap, problems: string[]): Promise<string> {
-  const st = (await api.get(`/minds/${mindId}/snapshots/${s.id}/status`)).body as { status: string; completedAt: string | null };
+async function observe(api: MindsimClient, mindId: string, s: Snap, problems: string[]): Promise<string> {
+  const st = await api.snapshots.status(mindId, s.id);
   s.last = st;
   if (s.completedAt && (st.status !== 'completed' || st.completedAt !== s.completedAt)) {
     problems.push(`snapshot ${s.id} changed after completing: ${st.status} at ${st.completedAt} (was ${s.completedAt})`);
