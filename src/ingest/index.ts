@@ -18,10 +18,17 @@ export { parsePdf } from './pdf.ts';
 
 const ZIP_MAGIC = Buffer.from('PK\x03\x04', 'latin1');
 
+/** A zip whose first entry is a part of a Word package: a DOCX, damaged (anything else in a zip is not a transcript). */
+function isWordPackage(bytes: Buffer): boolean {
+  if (bytes.length < 30 || !bytes.subarray(0, 4).equals(ZIP_MAGIC)) return false;
+  const name = bytes.subarray(30, 30 + bytes.readUInt16LE(26)).toString('latin1');
+  return /^(\[Content_Types\]\.xml|word\/|_rels\/|docProps\/|customXml\/)/.test(name);
+}
+
 export async function parseTranscript(bytes: Buffer): Promise<Transcript> {
   const format = sniffFileKind(bytes);
   if (!format) {
-    if (bytes.subarray(0, 4).equals(ZIP_MAGIC)) {
+    if (isWordPackage(bytes)) {
       throw new IngestError('corrupt_file', 'The file is a zip archive but not a readable DOCX: it may be truncated or damaged.');
     }
     throw new IngestError('unsupported_file_type', 'The file is not a VTT, DOCX or PDF transcript (decided from its bytes).');
