@@ -28,6 +28,13 @@ export default {
       to: { path: '^src/(http|web|mcp|jobs|cli)/|^src/(composition|main)[.]ts$' },
     },
     {
+      name: 'http-not-to-web',
+      severity: 'error',
+      comment: 'The API app does not know the dashboard: the composition root (main.ts) hands it its pages.',
+      from: { path: '^src/http/' },
+      to: { path: '^src/web/' },
+    },
+    {
       name: 'web-not-to-http-app',
       severity: 'error',
       comment: 'The dashboard uses the shared services, schemas and error mapping, never the API app itself.',

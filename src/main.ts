@@ -1,5 +1,6 @@
 import { buildApp, httpSettings } from './http/app.ts';
 import { compose } from './composition.ts';
+import { webPages } from './web/plugin.ts';
 import { loadConfig } from './config.ts';
 
 /** Composition root entry: the API (with an in-process worker by default), or `--worker-only`. */
@@ -14,7 +15,8 @@ async function main(): Promise<void> {
     ? null
     : await buildApp(
         ctx.services,
-        httpSettings(config, ctx.web, { isReady: () => ready }),
+        httpSettings(config, { isReady: () => ready }),
+        webPages(ctx.services, ctx.web),
       );
 
   if (app) {

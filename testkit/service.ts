@@ -13,6 +13,7 @@ import pino from 'pino';
 import { compose, type Context } from '../src/composition.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildApp, httpSettings } from '../src/http/app.ts';
+import { webPages } from '../src/web/plugin.ts';
 import type { Worker } from '../src/jobs/worker.ts';
 import { freePort } from './process.ts';
 import { testSdk, type TestSdk } from './sdk.ts';
@@ -81,7 +82,7 @@ export async function startService(extraEnv: Record<string, string> = {}): Promi
   let app: FastifyInstance | null = null;
   try {
     worker = config.runWorker ? ctx.createWorker() : null;
-    app = await buildApp(ctx.services, httpSettings(config, ctx.web, { logStream: stream }));
+    app = await buildApp(ctx.services, httpSettings(config, { logStream: stream }), webPages(ctx.services, ctx.web));
     const owner = await ctx.services.accounts.ensureOwner();
     await app.listen({ port, host: '127.0.0.1' });
     worker?.start();

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { DestinationStream } from 'pino';
 import {
   jsonSchemaTransform,
@@ -21,8 +21,6 @@ import { signedUrlRoutes, uploadReceiverRoutes } from './routes/uploads.ts';
 import { webhookEventRoutes, webhookReceiverRoutes } from './routes/webhooks.ts';
 import { docsCsp, registerSecurityHeaders, uploadOriginsOf, useApiSecurityHeaders } from './security.ts';
 import type { HttpSettings, Services } from './services.ts';
-import { webPages } from '../web/plugin.ts';
-import type { WebSettings } from '../web/settings.ts';
 import type { Config } from '../config.ts';
 
 export const API_PREFIX = '/api/public/v1';
@@ -38,14 +36,13 @@ const REDACT = SECRET_HEADERS.flatMap((h) => [`headers.${h}`, `*.headers.${h}`, 
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
 /** The HTTP settings of a configuration (main.ts, and tests that build the app in-process). */
-export function httpSettings(config: Config, web: WebSettings | undefined, extra: Partial<HttpSettings> = {}): HttpSettings {
+export function httpSettings(config: Config, extra: Partial<HttpSettings> = {}): HttpSettings {
   return {
     publicUrl: config.publicUrl,
     maxDirectFileBytes: config.maxDirectFileBytes,
     maxUploadBytes: config.maxUploadBytes,
     maxWebhookBytes: config.maxWebhookBytes,
     logLevel: config.logLevel,
-    web,
     trustProxy: config.trustProxy,
     uploadOrigins: uploadOriginsOf(config.store.s3),
     ...extra,
@@ -53,7 +50,7 @@ export function httpSettings(config: Config, web: WebSettings | undefined, extra
 }
 
 /** The Fastify application: cross-cutting plugins, the public API scope, and the unauthenticated receivers. */
-export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyInstance> {
+export async function buildApp(s: Services, cfg: HttpSettings, pages?: FastifyPluginAsync): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: cfg.logLevel,
@@ -123,7 +120,8 @@ export async function buildApp(s: Services, cfg: HttpSettings): Promise<FastifyI
     await json.register(webhookReceiverRoutes(s, cfg));
     await json.register(mcpRoutes(s, cfg));
   });
-  if (cfg.web) await app.register(webPages(s, cfg.web));
+  // The dashboard, when the composition root gives it (web/ is wired there, not imported here).
+  if (pages) await app.register(pages);
 
   await app.register(
     async (api) => {

@@ -8,7 +8,6 @@ import type { SnapshotService } from '../domain/snapshots.ts';
 import type { UploadService } from '../domain/uploads.ts';
 import type { UsageService } from '../domain/usage.ts';
 import type { WebhookService } from '../domain/webhooks.ts';
-import type { WebSettings } from '../web/settings.ts';
 
 /** What the HTTP layer may call: domain services only, never repositories or adapters. */
 export interface Services {
@@ -35,8 +34,6 @@ export interface HttpSettings {
   /** Fastify's trustProxy (see Config.trustProxy). */
   trustProxy?: boolean | number | string;
   isReady?: () => boolean;
-  /** The dashboard; without it only the API is served (e.g. in tools that build the app alone). */
-  web?: WebSettings;
   /** Origins besides this one that the dashboard's upload script may PUT to (S3 presigned URLs), for its CSP. */
   uploadOrigins?: string[];
   /** Where the request log goes instead of stdout (tests read it). */

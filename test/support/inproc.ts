@@ -6,6 +6,7 @@ import pino from 'pino';
 import { compose, type Context } from '../../src/composition.ts';
 import { loadConfig } from '../../src/config.ts';
 import { buildApp, httpSettings } from '../../src/http/app.ts';
+import { webPages } from '../../src/web/plugin.ts';
 import { serviceEnv } from '../../testkit/service.ts';
 
 export interface Route {
@@ -43,7 +44,7 @@ export async function startInProcess(extraEnv: Record<string, string> = {}): Pro
   const onRoute = (r: { method: string | string[]; url: string }) => {
     for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url });
   };
-  const app = await buildApp(ctx.services, httpSettings(config, ctx.web, { logStream: stream, onRoute }));
+  const app = await buildApp(ctx.services, httpSettings(config, { logStream: stream, onRoute }), webPages(ctx.services, ctx.web));
   await app.ready();
   return {
     app,
