@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { zipEntries, type ZipEntry } from './sniff.ts';
+import { LOCAL_HEADER_SIG, zipEntries, type ZipEntry } from './sniff.ts';
 import { IngestError } from './transcript.ts';
 import { tooLong } from './limits.ts';
 
@@ -23,7 +23,6 @@ export const MAX_DOCX_PARTS = 2000;
 /** Declared size of everything in the archive, media included (mammoth does not unzip media for text). */
 const MAX_DECLARED_BYTES = 256 * 1024 * 1024;
 
-const LOCAL_HEADER_SIG = 0x04034b50;
 const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
 
 const tooComplex = (why: string) => new IngestError('file_too_complex', `The DOCX file ${why}; it may be damaged or built to overload readers.`);

@@ -6,7 +6,7 @@
 import { parseDocx } from './docx.ts';
 import { FORMAT_NAMES, MAX_SPEAKER_CHARS, MAX_TURNS, TextGate, tooLong } from './limits.ts';
 import { parsePdf } from './pdf.ts';
-import { sniffFileKind, vttEncoding } from './sniff.ts';
+import { isWordPackage, sniffFileKind, vttEncoding } from './sniff.ts';
 import { collapseWhitespace } from './speakers.ts';
 import { IngestError, type Transcript, type TranscriptFormat, type Utterance } from './transcript.ts';
 import { parseVtt } from './vtt.ts';
@@ -15,15 +15,6 @@ export { sniffFileKind } from './sniff.ts';
 export { parseVtt } from './vtt.ts';
 export { parseDocx } from './docx.ts';
 export { parsePdf } from './pdf.ts';
-
-const ZIP_MAGIC = Buffer.from('PK\x03\x04', 'latin1');
-
-/** A zip whose first entry is a part of a Word package: a DOCX, damaged (anything else in a zip is not a transcript). */
-function isWordPackage(bytes: Buffer): boolean {
-  if (bytes.length < 30 || !bytes.subarray(0, 4).equals(ZIP_MAGIC)) return false;
-  const name = bytes.subarray(30, 30 + bytes.readUInt16LE(26)).toString('latin1');
-  return /^(\[Content_Types\]\.xml|word\/|_rels\/|docProps\/|customXml\/)/.test(name);
-}
 
 export async function parseTranscript(bytes: Buffer): Promise<Transcript> {
   const format = sniffFileKind(bytes);

@@ -65,7 +65,18 @@ function isDocx(bytes: Buffer): boolean {
   return entries !== null && entries.some((entry) => /^word\/document\d*\.xml$/.test(entry.name));
 }
 
-const LOCAL_HEADER_SIG = 0x04034b50;
+/**
+ * A zip whose first entry is a part of a Word package, even when its directory cannot be read: a
+ * DOCX, damaged (anything else in a zip is not a transcript). The first local header's name is at 30.
+ */
+export function isWordPackage(bytes: Buffer): boolean {
+  if (bytes.length < 30 || bytes.readUInt32LE(0) !== LOCAL_HEADER_SIG) return false;
+  const name = bytes.subarray(30, 30 + bytes.readUInt16LE(26)).toString('latin1');
+  return /^(\[Content_Types\]\.xml|word\/|_rels\/|docProps\/|customXml\/)/.test(name);
+}
+
+/** A zip's local file header (`PK\x03\x04`), little-endian. */
+export const LOCAL_HEADER_SIG = 0x04034b50;
 const CENTRAL_HEADER_SIG = 0x02014b50;
 const EOCD_SIG = 0x06054b50;
 const ZIP64_LOCATOR_SIG = 0x07064b50;
