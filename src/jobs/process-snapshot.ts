@@ -54,7 +54,7 @@ export class ProcessSnapshotJob implements JobHandler {
     const outcome = { fileKind: format, person, memoryCount: memories.length, fidelity: result.fidelity, reflectionsError: reflected.ok ? null : reflected.error };
     const completed = await this.store.transaction(async ({ repos }) => {
       // The move first: a snapshot deleted or failed meanwhile gets no memories.
-      if (!(await repos.snapshots.complete(snap.id, outcome, iso(this.rt.now())))) return false;
+      if (!(await repos.snapshots.complete(snap.id, outcome, now))) return false;
       await repos.snapshots.replaceMemories(snap.id, snap.mindId, memories);
       await repos.profiles.saveProfile({ snapshot_id: snap.id, mind_id: snap.mindId, profile: JSON.stringify(result.profile), created_at: now });
       await repos.profiles.replaceReflections(

@@ -50,7 +50,7 @@ export function registerPageErrors(app: FastifyInstance): void {
       return sendError(req, reply, 401, 'login_required', 'Your session has ended. Log in again.');
     }
     if (err instanceof ZodError) {
-      const fields = [...new Set(fieldProblems(err.issues, 'form').map((f) => f.field.replace(/^form\./, '')))].join(', ');
+      const fields = [...new Set(fieldProblems(err.issues, undefined, 'form').map((f) => f.field))].join(', ');
       return sendError(req, reply, 400, 'invalid_form', `Check the form: ${fields}.`);
     }
     if (err instanceof DomainError) return sendError(req, reply, STATUS[err.kind], err.code, err.message);

@@ -46,9 +46,12 @@ export interface FieldProblem {
   message: string;
 }
 
-/** Zod issues as field problems, under a prefix (`body`, `querystring`…) when given. */
-export const fieldProblems = (issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>, prefix?: string): FieldProblem[] =>
-  issues.map((i) => ({ field: [prefix, ...i.path.map(String)].filter(Boolean).join('.') || 'body', message: i.message }));
+/** Zod issues as field problems, under a prefix (`body`, `querystring`…) when given; `whole` names an issue of the whole input. */
+export const fieldProblems = (
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+  prefix?: string,
+  whole = 'body',
+): FieldProblem[] => issues.map((i) => ({ field: [prefix, ...i.path.map(String)].filter(Boolean).join('.') || whole, message: i.message }));
 
 /** The one `validation_failed` error of the API (schema validation, and forms a route reads itself). */
 export const validationFailed = (fields: readonly FieldProblem[]): DomainError =>
