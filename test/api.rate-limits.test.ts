@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import SqliteDatabase from 'better-sqlite3';
 import pino from 'pino';
 import { RateLimits, type RateLimitCounter, type RateLimitStore } from '../src/domain/rate-limits.ts';
 import type { Runtime } from '../src/kernel/runtime.ts';
@@ -12,6 +11,7 @@ import { openPostgres } from '../src/store/db/postgres.ts';
 import { makeRepos } from '../src/store/db/repos/index.ts';
 import { openSqlite } from '../src/store/db/sqlite.ts';
 import { openRateLimitStore } from '../src/store/rate-limit-stores.ts';
+import { usageRows } from '../testkit/database.ts';
 import { PG_SKIP, createDatabase, type TestDatabase } from '../testkit/scale.ts';
 import { REDIS_SKIP, startRedis } from '../testkit/redis.ts';
 import { client, type Reply } from '../testkit/http.ts';
@@ -51,18 +51,6 @@ function assertLimited(r: Reply, limit: number) {
   assert.ok(r.headers.get('x-request-id'));
 }
 
-/** Rows of usage_daily, read from the service's SQLite file. */
-function usageRows(dataDir: string, accountId: string): Array<{ day: string; requests: number }> {
-  const db = new SqliteDatabase(path.join(dataDir, 'mindsim.sqlite'), { readonly: true });
-  try {
-    return db.prepare('select day, requests from usage_daily where account_id = ? order by day').all(accountId) as Array<{
-      day: string;
-      requests: number;
-    }>;
-  } finally {
-    db.close();
-  }
-}
 
 describe('per-key rate limits on the public API (memory store)', { concurrency: false }, () => {
   let srv: Service;

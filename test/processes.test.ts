@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import Database from 'better-sqlite3';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
 import { client, fileForm, waitForSnapshot } from '../testkit/http.ts';
 import { startServer, type TestServer } from '../testkit/process.ts';
+import { usageRows } from '../testkit/database.ts';
 import { sampleInterview, zoomVtt } from '../testkit/fixtures.ts';
 
 /** `node src/main.ts` itself: its first start, SIGTERM and a restart, and the API and the worker as separate processes. */
@@ -24,18 +24,6 @@ it('prints an owner API key once on the first start and answers /healthz', async
   assert.ok(r.headers.get('x-request-id'));
 });
 
-/** Rows of usage_daily, read from the service's SQLite file. */
-function usageRows(dataDir: string, accountId: string): Array<{ day: string; requests: number }> {
-  const db = new Database(path.join(dataDir, 'mindsim.sqlite'), { readonly: true });
-  try {
-    return db.prepare('select day, requests from usage_daily where account_id = ? order by day').all(accountId) as Array<{
-      day: string;
-      requests: number;
-    }>;
-  } finally {
-    db.close();
-  }
-}
 
 let survivor = '';
 

@@ -24,13 +24,20 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export interface TestServer {
+/** Where a test's service answers and what it was started with, in a process or in this one. */
+export interface ServiceAddress {
   baseUrl: string;
+  /** `${baseUrl}/api/public/v1` */
   api: string;
+  /** The owner account's key (Pro); empty when the data folder already had accounts. */
   apiKey: string;
   ownerAccountId: string;
   dataDir: string;
+  /** The service's environment: for the operator CLI or a process started on the same data. */
   env: NodeJS.ProcessEnv;
+}
+
+export interface TestServer extends ServiceAddress {
   readonly proc: ChildProcess;
   output(): string;
   stop(signal?: NodeJS.Signals): Promise<void>;

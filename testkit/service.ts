@@ -15,21 +15,12 @@ import { loadConfig } from '../src/config.ts';
 import { buildApp, httpSettings } from '../src/http/app.ts';
 import { webPages } from '../src/web/plugin.ts';
 import type { Worker } from '../src/jobs/worker.ts';
-import { freePort } from './process.ts';
+import { freePort, type ServiceAddress } from './process.ts';
 import { testSdk, type TestSdk } from './sdk.ts';
 
 export type Tier = 'standard' | 'pro';
 
-export interface Service {
-  baseUrl: string;
-  /** `${baseUrl}/api/public/v1` */
-  api: string;
-  /** The owner account's key (Pro); empty when the data folder already had accounts. */
-  apiKey: string;
-  ownerAccountId: string;
-  dataDir: string;
-  /** The service's environment: for the operator CLI or a process started on the same data. */
-  env: NodeJS.ProcessEnv;
+export interface Service extends ServiceAddress {
   ctx: Context;
   app: FastifyInstance;
   /** Every log line so far (JSON), the request log and the service's own. */
