@@ -26,7 +26,7 @@ export const firstGain: (queries: readonly Query[]) => Objective = (queries) => 
   queries.reduce((n, q, i) => n + (q.gain[orders[i]?.[0] ?? 0] ?? 0), 0) / Math.max(1, queries.length);
 
 const EPOCHS = 200;
-const RATE = 0.05;
+const RATE = 0.5;
 const L2 = 0.01;
 const STEPS = [-1, -0.5, -0.25, -0.1, 0.1, 0.25, 0.5, 1];
 const PASSES = 4;
@@ -64,7 +64,7 @@ export function fitRanker(queries: readonly Query[], objective: (fitted: readonl
       const g = -p.weight / (1 + Math.exp(margin));
       for (let d = 0; d < dims; d++) grad[d] = (grad[d] ?? 0) + (g * ((p.a[d] ?? 0) - (p.b[d] ?? 0))) / pairs.length;
     }
-    for (let d = 0; d < dims; d++) w[d] = (w[d] ?? 0) - RATE * 10 * (grad[d] ?? 0);
+    for (let d = 0; d < dims; d++) w[d] = (w[d] ?? 0) - RATE * (grad[d] ?? 0);
   }
   const measure = objective(z);
   let best = objectiveOf(z, w, measure);
