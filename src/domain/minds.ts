@@ -111,10 +111,8 @@ export class MindService {
    * after the rows were read (an upload that finished meanwhile).
    */
   private async erase(accountId: string, mindId: string): Promise<{ snapshotIds: readonly string[] }> {
-    const keys = (await this.store.repos.artifacts.blobKeysOfMind(mindId)).map((a) => a.blob_key);
     const { snapshotIds } = await this.store.transaction(({ repos }) => repos.minds.delete(accountId, mindId));
     for (const fn of this.deletedListeners) fn({ mindId, snapshotIds });
-    await Promise.all(keys.map((k) => this.blobs.delete(k)));
     await Promise.all([this.blobs.deletePrefix(artifactBlobKey(mindId)), this.blobs.deletePrefix(artifactUploadKey(mindId))]);
     return { snapshotIds };
   }

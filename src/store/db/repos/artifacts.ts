@@ -24,10 +24,6 @@ export class ArtifactsRepo {
       .executeTakeFirst();
   }
 
-  blobKeysOfMind(mindId: string): Promise<Array<{ id: string; blob_key: string }>> {
-    return this.db.selectFrom('artifacts').select(['id', 'blob_key']).where('mind_id', '=', mindId).execute();
-  }
-
   /** Moves the artifact from one upload state to another; false when it was not in `from` (a race or a reuse). */
   async transition(id: string, from: ArtifactRow['state'], to: ArtifactRow['state']): Promise<boolean> {
     const r = await this.db
