@@ -83,13 +83,29 @@ describe('minds', () => {
     }
   });
 
+  it('serves the same API under /api/mindsim (the hosted newer base), one implementation', async () => {
+    const ms = client(`${srv.baseUrl}/api/mindsim`, srv.apiKey);
+    const made = await ms.post('/minds', { name: 'Both Prefixes' });
+    assert.equal(made.status, 200);
+    const id = made.body.mind.id as string;
+    assert.equal((await api.get(`/minds/${id}`)).body.name, 'Both Prefixes');
+    assert.equal((await ms.get(`/minds/${id}`)).body.name, 'Both Prefixes');
+    const none = await fetch(`${srv.baseUrl}/api/mindsim/minds`);
+    assert.equal(none.status, 401);
+    assert.equal(((await none.json()) as { code: string }).code, 'AUTH_FAILED');
+    assert.equal((await ms.get('/nope')).body.code, 'ROUTE_NOT_FOUND');
+    const doc = (await (await fetch(`${srv.baseUrl}/api/mindsim/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    assert.ok(doc.paths['/api/public/v1/minds'], 'each operation is documented once, under /api/public/v1');
+    assert.ok(!Object.keys(doc.paths).some((p) => p.startsWith('/api/mindsim')));
+  });
+
   it('rejects bad pagination parameters with 400', async () => {
     assert.equal((await api.get('/minds?limit=0')).status, 400);
     assert.equal((await api.get('/minds?limit=201')).status, 400);
     assert.equal((await api.get('/minds?limit=abc')).status, 400);
     const bad = await api.get('/minds?cursor=not-a-cursor');
     assert.equal(bad.status, 400);
-    assert.equal(bad.body.error.code, 'invalid_cursor');
+    assert.equal(bad.body.code, 'INVALID_CURSOR');
   });
 });
 
@@ -97,10 +113,13 @@ describe('errors', () => {
   it('answers 401 without a key, with a wrong key, and with a revoked key', async () => {
     const none = await fetch(`${srv.api}/minds`);
     assert.equal(none.status, 401);
-    assert.equal(((await none.json()) as { error: { code: string } }).error.code, 'missing_api_key');
+    const noneBody = (await none.json()) as { error: string; code: string; details: { reason: string }; requestId: string };
+    assert.deepEqual([noneBody.error, noneBody.code, noneBody.details.reason], ['Unauthorized', 'AUTH_FAILED', 'missing_api_key']);
+    assert.equal(noneBody.requestId, none.headers.get('x-request-id'));
     const wrong = await failure(srv.sdk(`msk_00000000_${'A'.repeat(43)}`).minds.list().all());
     assert.equal(wrong.status, 401);
-    assert.equal(wrong.code, 'invalid_api_key');
+    assert.equal(wrong.code, 'AUTH_FAILED');
+    assert.equal(wrong.details?.reason, 'invalid_api_key');
     assert.equal(await statusOf(srv.sdk('garbage').minds.list().all()), 401);
 
     // (the operator CLI's own commands: the "operator CLI" tests of api.webhooks.test.ts)
@@ -115,14 +134,14 @@ describe('errors', () => {
   it('answers malformed JSON, wrong types and missing fields with 400 naming the fields', async () => {
     const bad = await api.call('POST', '/minds', '{"name": ', { 'content-type': 'application/json' });
     assert.equal(bad.status, 400);
-    assert.equal(bad.body.error.code, 'invalid_json');
+    assert.equal(bad.body.code, 'INVALID_JSON');
     const wrongType = await api.post('/minds', { name: 42 });
     assert.equal(wrongType.status, 400);
-    assert.equal(wrongType.body.error.code, 'validation_failed');
-    assert.match(wrongType.body.error.message, /name/);
+    assert.equal(wrongType.body.code, 'VALIDATION_FAILED');
+    assert.match(wrongType.body.message, /name/);
     const missing = await api.post('/minds', {});
     assert.equal(missing.status, 400);
-    assert.equal(missing.body.error.details.fields[0].field, 'body.name');
+    assert.equal(missing.body.details.fields[0].field, 'body.name');
     assert.equal(await statusOf(sdk.minds.create('   ')), 400);
     const notJson = await api.call('POST', '/minds', 'name=x', { 'content-type': 'text/plain' });
     assert.equal(notJson.status, 415);
@@ -136,15 +155,16 @@ describe('errors', () => {
       'content-type': 'application/json',
     });
     assert.equal(big.status, 413);
-    assert.equal(JSON.parse(big.text).error.code, 'payload_too_large');
+    assert.equal(JSON.parse(big.text).code, 'PAYLOAD_TOO_LARGE');
     const unknown = await api.get('/nope');
     assert.equal(unknown.status, 404);
-    assert.equal(unknown.body.error.code, 'route_not_found');
+    assert.equal(unknown.body.code, 'ROUTE_NOT_FOUND');
     assert.ok(unknown.headers.get('x-request-id'));
     const unknownMind = await api.get('/minds/00000000-0000-4000-8000-000000000000');
     assert.equal(unknownMind.status, 404);
-    assert.deepEqual(Object.keys(unknownMind.body.error).sort(), ['code', 'message']);
-    assert.equal((await failure(sdk.minds.get('00000000-0000-4000-8000-000000000000'))).code, 'mind_not_found');
+    assert.deepEqual(Object.keys(unknownMind.body).sort(), ['code', 'error', 'message', 'requestId']);
+    assert.equal(unknownMind.body.error, 'Not Found');
+    assert.equal((await failure(sdk.minds.get('00000000-0000-4000-8000-000000000000'))).code, 'MIND_NOT_FOUND');
   });
 
   it("keeps accounts apart: another account's ids answer 404, never the data", async () => {

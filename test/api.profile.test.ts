@@ -78,7 +78,7 @@ describe('GET /minds/{mindId}/profile', () => {
     const { mind } = await sdk.minds.create('Empty');
     const r = await failure(sdk.minds.profile(mind.id));
     assert.equal(r.status, 409);
-    assert.equal(r.code, 'snapshot_not_ready');
+    assert.equal(r.code, 'SNAPSHOT_NOT_READY');
     const other = await srv.admin.createAccount('other@example.com', 'pro');
     const r2 = await failure(srv.sdk(other.apiKey).minds.profile(mind.id));
     assert.equal(r2.status, 404);
@@ -90,7 +90,7 @@ describe('STRICT_MODELS=true without an LLM', () => {
     const { mindId } = await mindWith(teamsVtt(sampleInterview()), 'strict.vtt');
     const pro = await failure(sdk.simulate({ mindId, selectedSimulationModel: 'mind-reasoner-pro', scenario: { message: 'Coffee?' } }));
     assert.equal(pro.status, 400);
-    assert.equal(pro.code, 'model_unavailable');
+    assert.equal(pro.code, 'MODEL_UNAVAILABLE');
     const std = await sdk.simulate({ mindId, selectedSimulationModel: 'mind-reasoner-standard', scenario: { message: 'How much coffee do you drink?' } });
     assert.equal(std.model, 'mind-reasoner-standard');
   });

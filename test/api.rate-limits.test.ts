@@ -41,10 +41,12 @@ function assertResetSoon(r: Reply) {
 
 function assertLimited(r: Reply, limit: number) {
   assert.equal(r.status, 429, JSON.stringify(r.body));
-  assert.equal(r.body.error.code, 'rate_limited');
-  assert.match(r.body.error.message, new RegExp(`${limit} requests per minute`));
+  assert.equal(r.body.code, 'RATE_LIMITED');
+  assert.match(r.body.message, new RegExp(`${limit} requests per minute`));
   const after = Number(r.headers.get('retry-after'));
   assert.ok(Number.isInteger(after) && after >= 1 && after <= 60, `Retry-After ${r.headers.get('retry-after')}`);
+  assert.equal(r.body.retryAfter, after);
+  assert.equal(r.body.error, 'Too Many Requests');
   assert.equal(r.headers.get('x-ratelimit-limit'), String(limit));
   assert.equal(r.headers.get('x-ratelimit-remaining'), '0');
   assertResetSoon(r);
@@ -100,7 +102,8 @@ describe('per-key rate limits on the public API (memory store)', { concurrency: 
     const from = (ip: string, key: string) => client(srv.api, key).call('GET', '/models', undefined, { 'x-forwarded-for': ip });
     const first = await from('203.0.113.5', 'msk_00000000_wrong');
     assert.equal(first.status, 401);
-    assert.equal(first.body.error.code, 'invalid_api_key');
+    assert.equal(first.body.code, 'AUTH_FAILED');
+    assert.equal(first.body.details.reason, 'invalid_api_key');
     assert.deepEqual([limitHeaders(first).limit, limitHeaders(first).remaining], ['3', '2']);
     const missing = await fetch(`${srv.api}/models`, { headers: { 'x-forwarded-for': '203.0.113.5' } });
     assert.equal(missing.status, 401);
@@ -108,7 +111,7 @@ describe('per-key rate limits on the public API (memory store)', { concurrency: 
     assert.equal((await from('203.0.113.5', 'msk_00000000_guess')).status, 401);
     const refused = await from('203.0.113.5', 'msk_00000000_again');
     assertLimited(refused, 3);
-    assert.match(refused.body.error.message, /without a valid API key/);
+    assert.match(refused.body.message, /without a valid API key/);
     // Another address, and a valid key from the same address, are counted apart.
     assert.equal((await from('203.0.113.6', 'msk_00000000_wrong')).status, 401);
     const fresh = await srv.admin.createApiKey(std.accountId);

@@ -79,7 +79,7 @@ describe('snapshot request errors', () => {
     ] as const) {
       const r = await failure(sdk.snapshots.create(mind.id, { file: blobOf(bytes, type), fileName: name }));
       assert.equal(r.status, 400);
-      assert.equal(r.code, 'unsupported_file_type');
+      assert.equal(r.code, 'UNSUPPORTED_FILE_TYPE');
     }
   });
 
@@ -97,7 +97,7 @@ describe('snapshot request errors', () => {
       'content-type': `multipart/form-data; boundary=${boundary}`,
     });
     assert.equal(r.status, 413);
-    assert.equal(JSON.parse(r.text).error.code, 'payload_too_large');
+    assert.equal(JSON.parse(r.text).code, 'PAYLOAD_TOO_LARGE');
   });
 
   it('404 for an unknown mind or twin; 415/400 for bodies that are not multipart', async () => {
@@ -132,7 +132,7 @@ describe('simulate', () => {
     const { mind } = await newMind();
     const r = await failure(simulate(mind.id, 'Hello?'));
     assert.equal(r.status, 409);
-    assert.equal(r.code, 'snapshot_not_ready');
+    assert.equal(r.code, 'SNAPSHOT_NOT_READY');
     const bad = await failure(sdk.simulate({ mindId: mind.id, selectedSimulationModel: 'gpt-9' as 'mind-reasoner-pro', scenario: { message: 'Hi' } }));
     assert.equal(bad.status, 400);
     assert.deepEqual(bad.details?.allowed, ['mind-reasoner-standard', 'mind-reasoner-pro']);

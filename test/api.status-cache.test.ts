@@ -44,7 +44,7 @@ describe('final snapshot statuses from memory', () => {
     assert.equal(sdkA.last?.status, 204);
     const gone = await failure(sdkA.snapshots.status(mindId, id));
     assert.equal(gone.status, 404);
-    assert.equal(gone.code, 'mind_not_found');
+    assert.equal(gone.code, 'MIND_NOT_FOUND');
   });
 
   it('by the other processes within STATUS_CACHE_MS, and at once with the cache off', async () => {
@@ -74,7 +74,7 @@ describe('final snapshot statuses from memory', () => {
     for (const srv of [a, b]) {
       const r = await failure(srv.sdk(other.apiKey).snapshots.status(mindId, id));
       assert.equal(r.status, 404);
-      assert.equal(r.code, 'mind_not_found');
+      assert.equal(r.code, 'MIND_NOT_FOUND');
     }
   });
 

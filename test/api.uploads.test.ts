@@ -54,7 +54,7 @@ describe('signed URL upload', () => {
     assert.equal(up.status, 200);
     const again = await put(body.signedUrl, vtt, 'text/vtt');
     assert.equal(again.status, 409);
-    assert.equal(((await again.json()) as { error: { code: string } }).error.code, 'signed_url_used');
+    assert.equal(((await again.json()) as { code: string }).code, 'SIGNED_URL_USED');
 
     const snap = await fromArtifact(body.artifactId);
     assert.equal(sdk.last?.status, 200);
@@ -85,7 +85,7 @@ describe('signed URL upload', () => {
     longer.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 3600));
     const r = await put(longer.toString(), 'WEBVTT\n');
     assert.equal(r.status, 403);
-    assert.equal(((await r.json()) as { error: { code: string } }).error.code, 'invalid_signature');
+    assert.equal(((await r.json()) as { code: string }).code, 'INVALID_SIGNATURE');
     const other = await sdk.uploads.signedUrl(mindId);
     const swapped = body.signedUrl.replace(body.artifactId, other.artifactId);
     assert.equal((await put(swapped, 'WEBVTT\n')).status, 403);
@@ -94,7 +94,7 @@ describe('signed URL upload', () => {
     await new Promise((res) => setTimeout(res, 3100));
     const expired = await put(body.signedUrl, 'WEBVTT\n');
     assert.equal(expired.status, 410);
-    assert.equal(((await expired.json()) as { error: { code: string } }).error.code, 'signed_url_expired');
+    assert.equal(((await expired.json()) as { code: string }).code, 'SIGNED_URL_EXPIRED');
   });
 
   it('answers 413 beyond the size limit and leaves no artifact behind', async () => {
@@ -104,7 +104,7 @@ describe('signed URL upload', () => {
     assert.equal(r.status, 413);
     const snap = await failure(fromArtifact(body.artifactId));
     assert.equal(snap.status, 409);
-    assert.equal(snap.code, 'artifact_not_uploaded');
+    assert.equal(snap.code, 'ARTIFACT_NOT_UPLOADED');
     // chunked (no Content-Length): stopped while streaming
     const streamed = await fetch(body.signedUrl, {
       method: 'PUT',
@@ -132,7 +132,7 @@ describe('snapshot from an artifact', () => {
     await put(body.signedUrl, teamsVtt(sampleInterview()));
     const badTwin = await failure(fromArtifact(body.artifactId, '00000000-0000-4000-8000-000000000000'));
     assert.equal(badTwin.status, 404);
-    assert.equal(badTwin.code, 'digital_twin_not_found');
+    assert.equal(badTwin.code, 'DIGITAL_TWIN_NOT_FOUND');
     const neither = await api.post(`/minds/${mindId}/snapshots`, snapshotForm({}));
     assert.equal(neither.status, 400);
     const both = new FormData();

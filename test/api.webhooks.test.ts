@@ -57,7 +57,8 @@ describe('webhook receiver', () => {
       const r = await post(url, '{"a":1}', headers);
       assert.equal(r.status, 401);
       assert.match(r.headers.get('www-authenticate') ?? '', /^Basic/);
-      assert.equal(((await r.json()) as { error: { code: string } }).error.code, 'invalid_credentials');
+      const body = (await r.json()) as { code: string; details: { reason: string } };
+      assert.deepEqual([body.code, body.details.reason], ['AUTH_FAILED', 'invalid_credentials']);
     }
   });
 
@@ -66,7 +67,7 @@ describe('webhook receiver', () => {
     const h = { 'content-type': 'application/json', authorization: basic(std.creds.username, std.creds.password) };
     const r = await post(std.creds.url, '{"a":1}', h);
     assert.equal(r.status, 403);
-    assert.equal(((await r.json()) as { error: { code: string } }).error.code, 'pro_required');
+    assert.equal(((await r.json()) as { code: string }).code, 'PRO_REQUIRED');
     await srv.admin.setTier(std.accountId, 'pro');
     assert.equal((await post(std.creds.url, '{"a":1}', h)).status, 200);
   });
@@ -80,7 +81,7 @@ describe('webhook receiver', () => {
     assert.equal(none.status, 415);
     const bad = await post(pro.creds.url, '{"a":', { 'content-type': 'application/json', authorization: auth });
     assert.equal(bad.status, 400);
-    assert.equal(((await bad.json()) as { error: { code: string } }).error.code, 'invalid_json');
+    assert.equal(((await bad.json()) as { code: string }).code, 'INVALID_JSON');
     const big = JSON.stringify({ blob: 'x'.repeat(1024 * 1024) });
     const huge = await post(pro.creds.url, big, { 'content-type': 'application/json', authorization: auth });
     assert.equal(huge.status, 413);

@@ -83,7 +83,7 @@ describe('mindsim CLI', () => {
     assert.deepEqual((await mindsim(['minds', 'rm', mind.id, '--json'])).json(), { deleted: true, mindId: mind.id });
     const again = await mindsim(['minds', 'rm', mind.id, '--json']);
     assert.equal(again.code, 1);
-    assert.equal(again.json().error.code, 'mind_not_found');
+    assert.equal(again.json().code, 'MIND_NOT_FOUND');
     assert.match(again.stderr, /not found/);
   });
 

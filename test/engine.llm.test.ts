@@ -140,7 +140,7 @@ describe('mind-reasoner-pro with an LLM configured', () => {
     received.length = 0;
     const r = await failure(sdk.simulate({ mindId, scenario: { message: 'Coffee?' } }));
     assert.equal(r.status, 502, r.message);
-    assert.equal(r.code, 'llm_error');
+    assert.equal(r.code, 'LLM_ERROR');
     assert.equal(received.length, 2, 'one try and one retry (LLM_MAX_RETRIES=1)');
   });
 
@@ -149,7 +149,7 @@ describe('mind-reasoner-pro with an LLM configured', () => {
     const t0 = Date.now();
     const r = await failure(sdk.simulate({ mindId, scenario: { message: 'Coffee?' } }));
     assert.equal(r.status, 503, r.message);
-    assert.equal(r.code, 'llm_unavailable');
+    assert.equal(r.code, 'LLM_UNAVAILABLE');
     assert.ok(Date.now() - t0 < 8000);
   });
 
@@ -158,7 +158,7 @@ describe('mind-reasoner-pro with an LLM configured', () => {
     await new Promise((r) => provider.close(r));
     const r = await failure(sdk.simulate({ mindId, scenario: { message: 'Coffee?' } }));
     assert.equal(r.status, 503, r.message);
-    assert.equal(r.code, 'llm_unavailable');
+    assert.equal(r.code, 'LLM_UNAVAILABLE');
     await sdk.simulate({ mindId, selectedSimulationModel: 'mind-reasoner-standard', scenario: { message: 'How much coffee do you drink?' } });
     assert.equal(sdk.last?.status, 200);
     mode = 'ok';

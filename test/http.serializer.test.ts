@@ -39,7 +39,7 @@ describe('response serializer', () => {
 
   it('writes free-form parts (error details, webhook payloads) whole', () => {
     const details = { fields: [{ field: 'body.scenario.message', message: 'Too small: "min" 1' }], nested: { a: [1, null, true] } };
-    assert.deepEqual(JSON.parse(compile(ErrorBody)({ error: { code: 'validation_failed', message: 'm', details } })).error.details, details);
+    assert.deepEqual(JSON.parse(compile(ErrorBody)({ error: 'Bad Request', code: 'VALIDATION_FAILED', message: 'm', details })).details, details);
     for (const payload of [{ event: 'x', data: { deep: [1, 'two', { three: 3 }] } }, 'text', 42, null, [1, 2]]) {
       assert.deepEqual(JSON.parse(compile(WebhookEvent)({ id: ID, receivedAt: status.createdAt, payload })).payload, payload);
     }

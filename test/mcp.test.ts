@@ -60,7 +60,8 @@ describe('MCP over Streamable HTTP at /mcp', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     assert.equal(res.status, 401);
-    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'missing_api_key');
+    const body = (await res.json()) as { code: string; details: { reason: string } };
+    assert.deepEqual([body.code, body.details.reason], ['AUTH_FAILED', 'missing_api_key']);
     await assert.rejects(connect('msk_00000000_wrong'), /401|invalid_api_key/);
   });
 

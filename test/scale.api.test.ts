@@ -101,7 +101,7 @@ describe('the API on PostgreSQL and S3', { skip: PG_SKIP, concurrency: false }, 
     } finally {
       blobs.close();
     }
-    assert.equal((await failure(snapshotOf(body.artifactId))).code, 'artifact_not_uploaded');
+    assert.equal((await failure(snapshotOf(body.artifactId))).code, 'ARTIFACT_NOT_UPLOADED');
   });
 
   it('the operator CLI works on the same database', async () => {

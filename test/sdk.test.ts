@@ -39,7 +39,7 @@ describe('SDK against the service', () => {
     const err = await sdk.minds.get(id).catch((e: unknown) => e);
     assert.ok(err instanceof ApiError);
     assert.equal(err.status, 404);
-    assert.equal(err.code, 'mind_not_found');
+    assert.equal(err.code, 'MIND_NOT_FOUND');
     assert.match(err.requestId ?? '', /.+/);
   });
 
@@ -86,10 +86,10 @@ describe('SDK against the service', () => {
   it('typed errors: 409 before a snapshot completes, 401 with a wrong key; wait honours its timeout and signal', async () => {
     const { mind } = await sdk.minds.create('Nobody');
     const e409 = await sdk.simulate({ mindId: mind.id, scenario: { message: 'Hi' } }).catch((e: unknown) => e);
-    assert.ok(e409 instanceof ApiError && e409.status === 409 && e409.code === 'snapshot_not_ready');
+    assert.ok(e409 instanceof ApiError && e409.status === 409 && e409.code === 'SNAPSHOT_NOT_READY');
     const bad = new MindsimClient({ baseUrl: `${srv.baseUrl}/api/public/v1/`, apiKey: 'msk_nope' });
     const e401 = await bad.models.list().catch((e: unknown) => e);
-    assert.ok(e401 instanceof ApiError && e401.status === 401 && e401.code === 'invalid_api_key');
+    assert.ok(e401 instanceof ApiError && e401.status === 401 && e401.code === 'AUTH_FAILED' && e401.details?.reason === 'invalid_api_key');
     const snap = await sdk.snapshots.create(mind.id, { file: new Blob(['WEBVTT\n\n00:00.000 --> 00:01.000\nHello there.\n']) });
     const ctl = new AbortController();
     ctl.abort(new Error('stop'));

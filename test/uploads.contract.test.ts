@@ -30,7 +30,7 @@ interface Mode {
 }
 
 const put = (url: string, body: string, contentType = 'text/vtt') => fetch(url, { method: 'PUT', body, headers: { 'content-type': contentType } });
-const codeOf = async (r: Response) => ((await r.json()) as { error: { code: string } }).error.code;
+const codeOf = async (r: Response) => ((await r.json()) as { code: string }).code;
 
 async function embedded(): Promise<Mode> {
   const srv = await startService({ SIGNED_URL_TTL_SECONDS: String(TTL_SECONDS) });
@@ -120,7 +120,7 @@ describe('signed-URL uploads', { concurrency: true }, () => {
         const r = await failure(snapshotOf(artifactId));
         assert.ok(performance.now() - t0 < 1000);
         assert.equal(r.status, 409);
-        assert.equal(r.code, 'artifact_not_uploaded');
+        assert.equal(r.code, 'ARTIFACT_NOT_UPLOADED');
         assert.equal((await sdk.snapshots.list(mindId).all()).length, 0, 'no snapshot was created');
       });
 
@@ -129,7 +129,7 @@ describe('signed-URL uploads', { concurrency: true }, () => {
         assert.equal((await put(url, FIRST)).status, 200);
         const again = await put(url, SECOND, 'application/octet-stream');
         assert.equal(again.status, 409);
-        assert.equal(await codeOf(again), 'signed_url_used');
+        assert.equal(await codeOf(again), 'SIGNED_URL_USED');
         const snap = await snapshotOf(artifactId);
         assert.equal(sdk.last?.status, 200);
         assert.equal((await waitFor(sdk, mindId, snap.mindAssessmentId)).status, 'completed');
@@ -154,7 +154,7 @@ describe('signed-URL uploads', { concurrency: true }, () => {
         });
         const deadline = Date.now() + 5000;
         let retry = await put(url, FIRST);
-        while (retry.status === 409 && (await codeOf(retry)) === 'upload_in_progress' && Date.now() < deadline) {
+        while (retry.status === 409 && (await codeOf(retry)) === 'UPLOAD_IN_PROGRESS' && Date.now() < deadline) {
           await new Promise((r) => setTimeout(r, 100)); // the interrupted stream is being discarded
           retry = await put(url, FIRST);
         }
@@ -169,7 +169,7 @@ describe('signed-URL uploads', { concurrency: true }, () => {
         u.searchParams.set('signature', `${sig.slice(0, -3)}${sig.endsWith('AAA') ? 'BBB' : 'AAA'}`);
         const r = await put(u.toString(), SECOND);
         assert.equal(r.status, 403);
-        assert.equal(await codeOf(r), 'invalid_signature');
+        assert.equal(await codeOf(r), 'INVALID_SIGNATURE');
         assert.ok(!(await m.keys()).includes(`artifacts/${mindId}/${artifactId}`));
         assert.equal(await statusOf(snapshotOf(artifactId)), 409);
         assert.equal((await put(url, FIRST)).status, 200);
@@ -193,7 +193,7 @@ describe('signed-URL uploads', { concurrency: true }, () => {
         await untilExpired(expiring.expiresAt);
         const r = await put(expiring.signedUrl, FIRST);
         assert.equal(r.status, 410);
-        assert.equal(await codeOf(r), 'signed_url_expired');
+        assert.equal(await codeOf(r), 'SIGNED_URL_EXPIRED');
       });
     });
   }
@@ -226,7 +226,7 @@ describe('signed-URL uploads', { concurrency: true }, () => {
       assert.ok(url.startsWith(`${s3Prefix}/mindsim/uploads/${mindId}/${artifactId}?`), url);
       const r = await failure(snapshotOf(artifactId));
       assert.equal(r.status, 409);
-      assert.equal(r.code, 'artifact_not_uploaded');
+      assert.equal(r.code, 'ARTIFACT_NOT_UPLOADED');
     });
 
     it('before the snapshot the last PUT wins; after it, no PUT changes what the snapshot read', async () => {
@@ -248,7 +248,7 @@ describe('signed-URL uploads', { concurrency: true }, () => {
       assert.equal((await put(url, big)).status, 200);
       const r = await failure(snapshotOf(artifactId));
       assert.equal(r.status, 413);
-      assert.equal(r.code, 'payload_too_large');
+      assert.equal(r.code, 'PAYLOAD_TOO_LARGE');
       assert.ok(!(await m.keys()).includes(`uploads/${mindId}/${artifactId}`));
     });
 

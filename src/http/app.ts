@@ -10,7 +10,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { apiPipeline } from './plugins/api-pipeline.ts';
-import { clientErrorHandler, errorBody, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling, sendError } from './plugins/errors.ts';
 import { responseSerializerCompiler } from './serializer.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { mindRoutes } from './routes/minds.ts';
@@ -24,6 +24,8 @@ import type { HttpSettings, Services } from './services.ts';
 import type { Config } from '../config.ts';
 
 export const API_PREFIX = '/api/public/v1';
+/** The hosted service's newer base path: the same API, one implementation, under both prefixes. */
+export const API_PREFIXES = [API_PREFIX, '/api/mindsim'] as const;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
@@ -91,7 +93,9 @@ export async function buildApp(s: Services, cfg: HttpSettings, pages?: FastifyPl
       info: {
         title: 'Mind Simulation Service — public API',
         version: '1.0.0',
-        description: 'Create minds from transcripts and simulate how the person would think, feel, say and act.',
+        description:
+          'Create minds from transcripts and simulate how the person would think, feel, say and act. ' +
+          `Every operation below is served under both ${API_PREFIXES.join(' and ')} (the hosted service's older and newer base paths).`,
       },
       servers: [{ url: cfg.publicUrl }],
       components: {
@@ -108,10 +112,9 @@ export async function buildApp(s: Services, cfg: HttpSettings, pages?: FastifyPl
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', transformStaticCSP: docsCsp });
 
   app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
-    if (cfg.isReady && !cfg.isReady()) return reply.code(503).send(errorBody('not_ready', 'The service is starting.'));
+    if (cfg.isReady && !cfg.isReady()) return sendError(reply, 503, 'not_ready', 'The service is starting.');
     return { status: 'ok' };
   });
-  app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
 
   // The receivers and /mcp answer JSON, with the API's strict security headers.
   await app.register(async (json) => {
@@ -123,19 +126,28 @@ export async function buildApp(s: Services, cfg: HttpSettings, pages?: FastifyPl
   // The dashboard, when the composition root gives it (web/ is wired there, not imported here).
   if (pages) await app.register(pages);
 
-  await app.register(
-    async (api) => {
-      api.removeContentTypeParser('text/plain'); // the API takes JSON and multipart only: anything else is 415
-      useApiSecurityHeaders(api);
-      await api.register(apiPipeline, { services: s });
-      await api.register(mindRoutes(s, cfg));
-      await api.register(signedUrlRoutes(s));
-      await api.register(snapshotRoutes(s, cfg));
-      await api.register(simulateRoutes(s));
-      await api.register(profileRoutes(s));
-      await api.register(webhookEventRoutes(s, cfg));
-    },
-    { prefix: API_PREFIX },
-  );
+  for (const prefix of API_PREFIXES) {
+    app.get(`${prefix}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+    await app.register(apiScope(s, cfg, prefix === API_PREFIX), { prefix });
+  }
   return app;
 }
+
+/**
+ * The public API: JSON and multipart only, the request pipeline, then the resources. The OpenAPI
+ * document lists each operation once, under API_PREFIX; its description names the other prefix.
+ */
+const apiScope =
+  (s: Services, cfg: HttpSettings, documented: boolean): FastifyPluginAsync =>
+  async (api) => {
+    if (!documented) api.addHook('onRoute', (route) => void (route.schema = { ...route.schema, hide: true }));
+    api.removeContentTypeParser('text/plain'); // the API takes JSON and multipart only: anything else is 415
+    useApiSecurityHeaders(api);
+    await api.register(apiPipeline, { services: s });
+    await api.register(mindRoutes(s, cfg));
+    await api.register(signedUrlRoutes(s));
+    await api.register(snapshotRoutes(s, cfg));
+    await api.register(simulateRoutes(s));
+    await api.register(profileRoutes(s));
+    await api.register(webhookEventRoutes(s, cfg));
+  };

@@ -8,11 +8,12 @@ const Timestamp = z.string().describe('ISO 8601 timestamp in UTC, ending in Z');
 
 export const ErrorBody = z
   .object({
-    error: z.object({
-      code: z.string().describe('snake_case error code'),
-      message: z.string(),
-      details: z.record(z.string(), z.unknown()).optional(),
-    }),
+    error: z.string().describe('The HTTP status text: "Bad Request", "Unauthorized", "Not Found"…'),
+    message: z.string().describe('A sentence for a person'),
+    code: z.string().describe('The machine code in upper snake case, e.g. VALIDATION_FAILED, MIND_NOT_FOUND; every 401 is AUTH_FAILED'),
+    details: z.record(z.string(), z.unknown()).optional().describe('Specifics: the invalid fields, the 401 reason, the limit…'),
+    requestId: z.string().optional().describe('The request id, also in X-Request-Id: quote it when asking for support'),
+    retryAfter: z.number().int().optional().describe('On 429: seconds to wait, as in Retry-After'),
   })
   .meta({ id: 'Error' });
 

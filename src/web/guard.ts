@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import type { AuthContext } from '../domain/accounts.ts';
@@ -36,7 +37,7 @@ export class LoginRequired extends Error {}
 const wantsJson = (req: FastifyRequest) => (req.headers.accept ?? '').includes('application/json');
 
 function sendError(req: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string) {
-  if (wantsJson(req)) return reply.code(status).send({ error: { code, message } });
+  if (wantsJson(req)) return reply.code(status).send({ error: STATUS_CODES[status] ?? 'Error', message, code: code.toUpperCase(), requestId: req.id });
   if (isHtmx(req)) return render(req, reply, 'partials/error', { message }, status);
   return render(req, reply, 'error', { title: 'Something went wrong', status, message }, status);
 }

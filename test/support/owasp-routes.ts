@@ -45,7 +45,7 @@ const tool = (name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0',
 const vtt = teamsVtt(sampleInterview().slice(0, 4));
 const none = (url: string) => () => ({ url });
 
-export const ROUTES: Record<string, RouteSpec> = {
+const V1_AND_OTHERS: Record<string, RouteSpec> = {
   // The public API (Bearer API key).
   'POST /api/public/v1/minds': { kind: 'api', req: () => ({ url: `${API}/minds`, json: { name: 'Walk' } }) },
   'GET /api/public/v1/minds': { kind: 'api', req: none(`${API}/minds`) },
@@ -109,6 +109,20 @@ export const ROUTES: Record<string, RouteSpec> = {
   'GET /usage': { kind: 'page', req: none('/usage') },
   'GET /account': { kind: 'page', req: none('/account') },
   'POST /account/password': { kind: 'form', req: () => ({ url: '/account/password', form: { current: 'wrong password!', password: 'another long password' } }) },
+};
+
+/** The API under its newer prefix (/api/mindsim) is the same implementation: every check runs there too. */
+const ALIAS = '/api/mindsim';
+const aliased = (spec: RouteSpec): RouteSpec => ({
+  ...spec,
+  req: (t) => {
+    const r = spec.req(t);
+    return { ...r, url: r.url.replace(API, ALIAS) };
+  },
+});
+export const ROUTES: Record<string, RouteSpec> = {
+  ...V1_AND_OTHERS,
+  ...Object.fromEntries(Object.entries(V1_AND_OTHERS).flatMap(([k, v]) => (k.includes(` ${API}/`) ? [[k.replace(API, ALIAS), aliased(v)]] : []))),
 };
 
 /** Authorization headers that must not get in: absent, malformed, or a key that does not exist. */

@@ -1,6 +1,6 @@
 import type { ErrorBody } from './types.ts';
 
-/** A non-2xx answer of the API: `{error:{code, message, details}}` plus the `X-Request-Id` header. */
+/** A non-2xx answer of the API: `{error, message, code, details, requestId}` plus the `X-Request-Id` header. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   readonly status: number;
@@ -22,8 +22,13 @@ export class ApiError extends Error {
     const text = await res.text().catch(() => '');
     try {
       const body = JSON.parse(text) as Partial<ErrorBody>;
-      if (body.error && typeof body.error.code === 'string') {
-        return new ApiError(res.status, body.error.code, body.error.message, requestId, body.error.details);
+      if (typeof body.code === 'string' && typeof body.message === 'string') {
+        return new ApiError(res.status, body.code, body.message, body.requestId ?? requestId, body.details);
+      }
+      // The nested shape of servers before the hosted one was adopted: {error: {code, message, details}}.
+      const legacy = (body as { error?: unknown }).error as { code?: unknown; message?: unknown; details?: Record<string, unknown> } | undefined;
+      if (legacy && typeof legacy === 'object' && typeof legacy.code === 'string') {
+        return new ApiError(res.status, legacy.code, String(legacy.message ?? ''), requestId, legacy.details);
       }
     } catch {
       /* not JSON */

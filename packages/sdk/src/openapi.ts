@@ -1268,14 +1268,20 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         ErrorInput: {
-            error: {
-                /** @description snake_case error code */
-                code: string;
-                message: string;
-                details?: {
-                    [key: string]: unknown;
-                };
+            /** @description The HTTP status text: "Bad Request", "Unauthorized", "Not Found"… */
+            error: string;
+            /** @description A sentence for a person */
+            message: string;
+            /** @description The machine code in upper snake case, e.g. VALIDATION_FAILED, MIND_NOT_FOUND; every 401 is AUTH_FAILED */
+            code: string;
+            /** @description Specifics: the invalid fields, the 401 reason, the limit… */
+            details?: {
+                [key: string]: unknown;
             };
+            /** @description The request id, also in X-Request-Id: quote it when asking for support */
+            requestId?: string;
+            /** @description On 429: seconds to wait, as in Retry-After */
+            retryAfter?: number;
         };
         MindInput: {
             /** Format: uuid */
@@ -1424,14 +1430,20 @@ export interface components {
             }[];
         };
         Error: {
-            error: {
-                /** @description snake_case error code */
-                code: string;
-                message: string;
-                details?: {
-                    [key: string]: unknown;
-                };
+            /** @description The HTTP status text: "Bad Request", "Unauthorized", "Not Found"… */
+            error: string;
+            /** @description A sentence for a person */
+            message: string;
+            /** @description The machine code in upper snake case, e.g. VALIDATION_FAILED, MIND_NOT_FOUND; every 401 is AUTH_FAILED */
+            code: string;
+            /** @description Specifics: the invalid fields, the 401 reason, the limit… */
+            details?: {
+                [key: string]: unknown;
             };
+            /** @description The request id, also in X-Request-Id: quote it when asking for support */
+            requestId?: string;
+            /** @description On 429: seconds to wait, as in Retry-After */
+            retryAfter?: number;
         };
         Mind: {
             /** Format: uuid */

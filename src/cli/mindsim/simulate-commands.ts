@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { ApiError, type SnapshotStatus } from '@mindsim/sdk';
 import { clientFrom } from './config.ts';
 import { renderSimulation } from './simulation-view.ts';
-import { dim, printJson, reportError, type OutputOptions } from './terminal.ts';
+import { apiErrorJson, dim, printJson, reportError, type OutputOptions } from './terminal.ts';
 
 const DEFAULT_MODEL = 'mind-reasoner-pro';
 
@@ -61,7 +61,7 @@ export function simulateCommands(program: Command, global: () => OutputOptions):
             else console.log(`\n${renderSimulation(sim)}\n`);
           } catch (err) {
             if (!(err instanceof ApiError)) throw err;
-            if (json) process.stdout.write(`${JSON.stringify({ error: { code: err.code, message: err.message, status: err.status } })}\n`);
+            if (json) process.stdout.write(`${JSON.stringify(apiErrorJson(err))}\n`);
             else reportError(err, {});
           }
         }

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { styleText } from 'node:util';
 import { ApiError } from '@mindsim/sdk';
 
@@ -20,6 +21,16 @@ export function printJson(value: unknown): void {
 export const bold = (s: string, stream: NodeJS.WriteStream = process.stdout) => (stream.isTTY ? styleText('bold', s) : s);
 export const dim = (s: string, stream: NodeJS.WriteStream = process.stdout) => (stream.isTTY ? styleText('dim', s) : s);
 
+/** An API error as `--json` prints it: the API's own error body, with the HTTP status. */
+export const apiErrorJson = (err: ApiError) => ({
+  error: STATUS_CODES[err.status] ?? 'Error',
+  message: err.message,
+  code: err.code,
+  details: err.details ?? {},
+  status: err.status,
+  requestId: err.requestId,
+});
+
 /** Prints an error the way the CLI reports it and answers the exit code. */
 export function reportError(err: unknown, opts: OutputOptions): number {
   if (err instanceof UsageError) {
@@ -28,15 +39,16 @@ export function reportError(err: unknown, opts: OutputOptions): number {
   }
   if (err instanceof ApiError) {
     if (opts.json) {
-      printJson({ error: { code: err.code, message: err.message, details: err.details ?? {}, status: err.status, requestId: err.requestId } });
+      printJson(apiErrorJson(err));
     }
-    const ref = [err.code, `HTTP ${err.status}`, err.requestId ? `request ${err.requestId}` : ''].filter(Boolean).join(', ');
+    const reason = typeof err.details?.reason === 'string' ? `: ${err.details.reason}` : '';
+    const ref = [`${err.code}${reason}`, `HTTP ${err.status}`, err.requestId ? `request ${err.requestId}` : ''].filter(Boolean).join(', ');
     process.stderr.write(`mindsim: ${err.message} (${ref})\n`);
     return EXIT.api;
   }
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   const message = cause?.message ? `${(err as Error).message}: ${cause.message}` : ((err as Error)?.message ?? String(err));
-  if (opts.json) printJson({ error: { code: cause?.code ?? 'client_error', message } });
+  if (opts.json) printJson({ error: 'Client Error', message, code: (cause?.code ?? 'client_error').toUpperCase() });
   process.stderr.write(`mindsim: ${message}\n`);
   return EXIT.api;
 }

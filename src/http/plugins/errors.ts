@@ -36,9 +36,26 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message?: st
   },
 };
 
-export function errorBody(code: string, message: string, details?: Record<string, unknown>) {
-  return { error: details ? { code, message, details } : { code, message } };
+/**
+ * The error body of the API, flat as the hosted service documents it: `error` is the HTTP status
+ * text, `code` the machine code in upper snake case (every 401 is `AUTH_FAILED`, its finer reason
+ * in `details.reason`), `requestId` the request's id (also in `X-Request-Id`).
+ */
+export function errorBody(status: number, code: string, message: string, details?: Record<string, unknown>, requestId?: string) {
+  const unauthorized = status === 401;
+  const detail = unauthorized ? { reason: code, ...details } : details;
+  return {
+    error: STATUS_CODES[status] ?? 'Error',
+    message,
+    code: unauthorized ? 'AUTH_FAILED' : code.toUpperCase(),
+    ...(detail ? { details: detail } : {}),
+    ...(requestId ? { requestId } : {}),
+  };
 }
+
+/** Sends the error body with the request's id. */
+export const sendError = (reply: FastifyReply, status: number, code: string, message: string, details?: Record<string, unknown>) =>
+  reply.code(status).send(errorBody(status, code, message, details, reply.request.id));
 
 /** A field of a request that failed validation: its dotted path (`body.scenario.message`) and why. */
 export interface FieldProblem {
@@ -59,33 +76,33 @@ export const validationFailed = (fields: readonly FieldProblem[]): DomainError =
 
 const snake = (s: string) => s.replace(/^FST_(ERR_)?/, '').toLowerCase();
 
-/** One error body everywhere: `{error:{code, message, details?}}`. Client errors never become 500s. */
+/** One error body everywhere (errorBody). Client errors never become 500s. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof DomainError) {
       if (err.kind === 'unauthorized' && !reply.hasHeader('www-authenticate')) reply.header('WWW-Authenticate', 'Bearer');
-      return reply.code(STATUS[err.kind]).send(errorBody(err.code, err.message, err.details));
+      return sendError(reply, STATUS[err.kind], err.code, err.message, err.details);
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const issues = err.validation.map((v) => ({ path: v.instancePath.split('/').filter(Boolean), message: v.message ?? 'invalid' }));
       const failed = validationFailed(fieldProblems(issues, err.validationContext));
-      return reply.code(400).send(errorBody(failed.code, failed.message, failed.details));
+      return sendError(reply, 400, failed.code, failed.message, failed.details);
     }
     const known = err.code ? FASTIFY_CODES[err.code] : undefined;
-    if (known) return reply.code(known.status).send(errorBody(known.code, known.message ?? err.message));
+    if (known) return sendError(reply, known.status, known.code, known.message ?? err.message);
     if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON/i.test(err.message))) {
-      return reply.code(400).send(errorBody('invalid_json', 'The request body is not valid JSON.'));
+      return sendError(reply, 400, 'invalid_json', 'The request body is not valid JSON.');
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.code(status).send(errorBody(err.code ? snake(err.code) : 'bad_request', err.message));
+      return sendError(reply, status, err.code ? snake(err.code) : 'bad_request', err.message);
     }
     req.log.error({ err }, 'unhandled error');
-    return reply.code(500).send(errorBody('internal_error', 'Something went wrong on our side. The request id identifies it in the logs.'));
+    return sendError(reply, 500, 'internal_error', 'Something went wrong on our side. The request id identifies it in the logs.');
   });
 
   app.setNotFoundHandler((req, reply) => {
-    reply.code(404).send(errorBody('route_not_found', `No route ${req.method} ${req.url.split('?')[0]}.`));
+    sendError(reply, 404, 'route_not_found', `No route ${req.method} ${req.url.split('?')[0]}.`);
   });
 }
 
@@ -95,10 +112,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
  */
 export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
   const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
-  reply
-    .code(tooLong ? 414 : 400)
-    .header('X-Content-Type-Options', 'nosniff')
-    .send(tooLong ? errorBody('path_too_long', 'A part of the path is too long.') : errorBody('bad_url', 'The path is not a valid URL.'));
+  reply.header('X-Content-Type-Options', 'nosniff');
+  if (tooLong) sendError(reply, 414, 'path_too_long', 'A part of the path is too long.');
+  else sendError(reply, 400, 'bad_url', 'The path is not a valid URL.');
 }
 
 /**
@@ -114,7 +130,7 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'request_timeout', 'The request took too long to arrive.']
         : [400, 'bad_request', 'The request is not valid HTTP.'];
-  const body = JSON.stringify(errorBody(code, message));
+  const body = JSON.stringify(errorBody(status, code, message));
   if (!socket.writable) return void socket.destroy(err);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +

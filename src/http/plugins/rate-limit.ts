@@ -46,15 +46,11 @@ export function registerRateLimit(api: FastifyInstance, limits: RateLimits): voi
         .header('X-RateLimit-Reset', Math.ceil((Date.now() + res.ttl) / 1000));
       if (res.current <= max) return done();
       const after = Math.max(1, Math.ceil(res.ttl / 1000));
+      const message = `Rate limit of ${max} requests per minute ${auth ? 'for this API key' : 'without a valid API key'} exceeded; retry in ${after} s.`;
       reply
         .code(429)
         .header('Retry-After', after)
-        .send(
-          errorBody('rate_limited', `Rate limit of ${max} requests per minute ${auth ? 'for this API key' : 'without a valid API key'} exceeded; retry in ${after} s.`, {
-            limit: max,
-            retryAfterSeconds: after,
-          }),
-        );
+        .send({ ...errorBody(429, 'rate_limited', message, { limit: max, retryAfterSeconds: after }, req.id), retryAfter: after });
     };
     try {
       store.incr(key, counted, limits.windowMs, max);

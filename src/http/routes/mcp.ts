@@ -6,7 +6,7 @@ import { createMcpServer, type MindsimBackend, type UploadRequest } from '../../
 import { authOf } from '../plugins/auth.ts';
 import { RATE_LIMIT_HEADERS } from '../plugins/rate-limit.ts';
 import { apiPipeline } from '../plugins/api-pipeline.ts';
-import { errorBody } from '../plugins/errors.ts';
+import { sendError } from '../plugins/errors.ts';
 import type { HttpSettings, Services } from '../services.ts';
 
 /** The MCP tools over the domain services, as the authenticated account. */
@@ -77,7 +77,7 @@ export const mcpRoutes =
     });
 
     const notAllowed = async (_req: unknown, reply: FastifyReply) =>
-      reply.code(405).header('Allow', 'POST').send(errorBody('method_not_allowed', 'This MCP endpoint is stateless: POST JSON-RPC messages to it.'));
+      sendError(reply.header('Allow', 'POST'), 405, 'method_not_allowed', 'This MCP endpoint is stateless: POST JSON-RPC messages to it.');
     app.get('/mcp', { schema: { hide: true } }, notAllowed);
     app.delete('/mcp', { schema: { hide: true } }, notAllowed);
   };

@@ -12,7 +12,7 @@ async function postJson(url, body) {
     credentials: 'same-origin',
   });
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(data?.error?.message ?? `The server answered ${res.status}.`);
+  if (!res.ok) throw new Error(data?.message ?? `The server answered ${res.status}.`);
   return data;
 }
 
@@ -26,7 +26,7 @@ function putWithProgress(url, file, onProgress) {
       if (xhr.status >= 200 && xhr.status < 300) return resolve();
       let message = `The upload failed (${xhr.status}).`;
       try {
-        message = JSON.parse(xhr.responseText).error.message ?? message;
+        message = JSON.parse(xhr.responseText).message ?? message;
       } catch {
         /* not JSON */
       }
