@@ -1,5 +1,5 @@
 /**
- * Requests for the fuzz test (test/abuse.fuzz.test.ts), one arbitrary per endpoint: valid,
+ * Requests for the fuzz test (test/inproc/abuse.fuzz.test.ts), one arbitrary per endpoint: valid,
  * near-valid and invalid bodies, query strings and path ids, derived from the zod schemas of
  * src/http/schemas.ts where the route has one. Every case is sent by account B; ids of account A
  * are mixed into every id position.

@@ -1,6 +1,6 @@
 /**
  * Mass assignment (API3) and resource consumption (API4) cases of the OWASP walk
- * (test/abuse.owasp.test.ts): each returns a list of problems, empty when all is well.
+ * (test/inproc/abuse.owasp.test.ts): each returns a list of problems, empty when all is well.
  */
 import http from 'node:http';
 import type { InProcess } from './inproc.ts';

@@ -1,5 +1,5 @@
 /**
- * The route table of the OWASP API Top 10 walk (test/abuse.owasp.test.ts): one entry per route of
+ * The route table of the OWASP API Top 10 walk (test/inproc/abuse.owasp.test.ts): one entry per route of
  * the app, keyed "METHOD /path" exactly as Fastify registers it, so a route added later fails the
  * walk until it joins the table. Each entry says how the route is reached (API key, session,
  * signed URL, Basic credentials, nothing) and how to aim one request at an account's objects.

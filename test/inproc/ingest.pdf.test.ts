@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseTranscript } from '../src/ingest/index.ts';
-import { parsePdf, removeFurniture, type PdfLine } from '../src/ingest/pdf.ts';
-import { IngestError } from '../src/ingest/transcript.ts';
-import { PDF_HEADER, longInterview, makePdf, pdfFromPages, sampleInterview } from './support/fixtures.ts';
-import { norm, bestOf, said, isIngestError } from './support/ingest.ts';
+import { parseTranscript } from '../../src/ingest/index.ts';
+import { parsePdf, removeFurniture, type PdfLine } from '../../src/ingest/pdf.ts';
+import { IngestError } from '../../src/ingest/transcript.ts';
+import { PDF_HEADER, longInterview, makePdf, pdfFromPages, sampleInterview } from '../support/fixtures.ts';
+import { norm, bestOf, said, isIngestError } from '../support/ingest.ts';
 
 
 describe('parsePdf: fixtures round-trip', () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { MindsimClient } from '@mindsim/sdk';
-import { blobOf, failure, waitFor } from '../testkit/sdk.ts';
-import { startService, type Service } from '../testkit/service.ts';
-import { longInterview, makePdf, sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
+import { blobOf, failure, waitFor } from '../../testkit/sdk.ts';
+import { startService, type Service } from '../../testkit/service.ts';
+import { longInterview, makePdf, sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 
 let srv: Service;
 let sdk: MindsimClient;

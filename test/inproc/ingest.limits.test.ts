@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseTranscript } from '../src/ingest/index.ts';
-import { MAX_RUN_CHARS, MAX_TRANSCRIPT_TOKENS, MAX_WORD_CHARS, TextGate } from '../src/ingest/limits.ts';
-import { sniffFileKind, vttEncoding } from '../src/ingest/sniff.ts';
-import { IngestError } from '../src/ingest/transcript.ts';
-import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
+import { parseTranscript } from '../../src/ingest/index.ts';
+import { MAX_RUN_CHARS, MAX_TRANSCRIPT_TOKENS, MAX_WORD_CHARS, TextGate } from '../../src/ingest/limits.ts';
+import { sniffFileKind, vttEncoding } from '../../src/ingest/sniff.ts';
+import { IngestError } from '../../src/ingest/transcript.ts';
+import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 
 const utf16 = (text: string, bigEndian: boolean) => {
   const le = Buffer.from(text, 'utf16le');

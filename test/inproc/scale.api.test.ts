@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { S3BlobStore } from '../src/store/blobs/s3.ts';
-import { rawRequest } from '../testkit/http.ts';
-import { runAdmin } from '../testkit/process.ts';
-import { blobOf, failure, waitFor, type TestSdk } from '../testkit/sdk.ts';
-import { startService, type Service } from '../testkit/service.ts';
-import { makeDocx, sampleInterview, teamsVtt, zoomVtt } from '../testkit/fixtures.ts';
-import { PG_SKIP, createDatabase, startS3, type TestDatabase, type TestS3 } from '../testkit/scale.ts';
+import { S3BlobStore } from '../../src/store/blobs/s3.ts';
+import { rawRequest } from '../../testkit/http.ts';
+import { runAdmin } from '../../testkit/process.ts';
+import { blobOf, failure, waitFor, type TestSdk } from '../../testkit/sdk.ts';
+import { startService, type Service } from '../../testkit/service.ts';
+import { makeDocx, sampleInterview, teamsVtt, zoomVtt } from '../../testkit/fixtures.ts';
+import { PG_SKIP, createDatabase, startS3, type TestDatabase, type TestS3 } from '../../testkit/scale.ts';
 
 const s3Blobs = (s3: TestS3) =>
   new S3BlobStore({

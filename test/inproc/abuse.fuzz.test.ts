@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc, { type Arbitrary } from 'fast-check';
-import { buildWorld, changesTo, dashboardSession, errorShapeProblem, leakIn, type Session, type World } from './support/abuse.ts';
-import { cases, type Case } from './support/fuzz-cases.ts';
-import { webCases } from './support/fuzz-web-cases.ts';
-import { inject, multipart, startInProcess, type Answer, type InProcess } from './support/inproc.ts';
+import { buildWorld, changesTo, dashboardSession, errorShapeProblem, leakIn, type Session, type World } from '../support/abuse.ts';
+import { cases, type Case } from '../support/fuzz-cases.ts';
+import { webCases } from '../support/fuzz-web-cases.ts';
+import { inject, multipart, startInProcess, type Answer, type InProcess } from '../support/inproc.ts';
 
 /**
  * Property-based fuzzing of every JSON, multipart and form endpoint, in-process (app.inject), as

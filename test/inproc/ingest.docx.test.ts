@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseTranscript } from '../src/ingest/index.ts';
-import { parseDocx } from '../src/ingest/docx.ts';
-import { IngestError } from '../src/ingest/transcript.ts';
-import { docxFromParagraphs, longInterview, makeDocx, sampleInterview, teamsVtt } from './support/fixtures.ts';
-import { norm, bestOf, said, isIngestError } from './support/ingest.ts';
+import { parseTranscript } from '../../src/ingest/index.ts';
+import { parseDocx } from '../../src/ingest/docx.ts';
+import { IngestError } from '../../src/ingest/transcript.ts';
+import { docxFromParagraphs, longInterview, makeDocx, sampleInterview, teamsVtt } from '../support/fixtures.ts';
+import { norm, bestOf, said, isIngestError } from '../support/ingest.ts';
 
 
 describe('parseDocx', () => {

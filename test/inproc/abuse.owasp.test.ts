@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { UrlSigner } from '../src/domain/signed-urls.ts';
-import { buildWorld, changesTo, dashboardSession, errorShapeProblem, leakIn, secretsOf, type Party, type Session, type World } from './support/abuse.ts';
-import { startInProcess, type InProcess } from './support/inproc.ts';
-import { BAD_BEARERS, ROUTES, send, type Auth, type Got, type Kind, type Targets } from './support/owasp-routes.ts';
-import { massAssignment, resourceLimits, type WalkContext } from './support/owasp-cases.ts';
+import { UrlSigner } from '../../src/domain/signed-urls.ts';
+import { buildWorld, changesTo, dashboardSession, errorShapeProblem, leakIn, secretsOf, type Party, type Session, type World } from '../support/abuse.ts';
+import { startInProcess, type InProcess } from '../support/inproc.ts';
+import { BAD_BEARERS, ROUTES, send, type Auth, type Got, type Kind, type Targets } from '../support/owasp-routes.ts';
+import { massAssignment, resourceLimits, type WalkContext } from '../support/owasp-cases.ts';
 
 /**
  * The OWASP API Security Top 10 walk over every route of the app (one table, test/support/

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { behaviourKind } from '../src/memory/behaviours.ts';
-import { buildMemoryBank } from '../src/memory/build.ts';
-import { rougeL, scoreAnswer, tokenF1 } from '../src/memory/fidelity.ts';
-import { buildProfile, qaPairsOf } from '../src/memory/profile.ts';
-import { mergeProfiles } from '../src/memory/profile-merge.ts';
-import { readSentence } from '../src/memory/profile-topics.ts';
-import type { SnapshotProfileV1 } from '../src/memory/profile-types.ts';
-import { profileBrief } from '../src/engines/llm-prompt.ts';
-import { fidelityCheck } from '../src/engines/fidelity-check.ts';
-import { longInterview, sampleInterview } from '../testkit/fixtures.ts';
+import { behaviourKind } from '../../src/memory/behaviours.ts';
+import { buildMemoryBank } from '../../src/memory/build.ts';
+import { rougeL, scoreAnswer, tokenF1 } from '../../src/memory/fidelity.ts';
+import { buildProfile, qaPairsOf } from '../../src/memory/profile.ts';
+import { mergeProfiles } from '../../src/memory/profile-merge.ts';
+import { readSentence } from '../../src/memory/profile-topics.ts';
+import type { SnapshotProfileV1 } from '../../src/memory/profile-types.ts';
+import { profileBrief } from '../../src/engines/llm-prompt.ts';
+import { fidelityCheck } from '../../src/engines/fidelity-check.ts';
+import { longInterview, sampleInterview } from '../../testkit/fixtures.ts';
 
 const bankOf = (turns: Array<{ speaker: string; text: string }>) => buildMemoryBank({ utterances: turns, mindName: 'Sam Okafor' }).memories;
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { AnalysisPool } from '../src/jobs/analysis-pool.ts';
-import { makePdf, sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
+import { AnalysisPool } from '../../src/jobs/analysis-pool.ts';
+import { makePdf, sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 
 const pool = new AnalysisPool({ threads: 1, timeoutMs: 60_000, maxMemoryMb: 512 });
 after(() => pool.close());
@@ -37,7 +37,7 @@ describe('analysis in a worker thread', () => {
     const threadErrors: unknown[] = [];
     const runaway = (timeoutMs: number) =>
       new AnalysisPool(
-        { threads: 1, timeoutMs, maxMemoryMb: 32, moduleUrl: new URL('./support/runaway-analysis.ts', import.meta.url).href },
+        { threads: 1, timeoutMs, maxMemoryMb: 32, moduleUrl: new URL('../support/runaway-analysis.ts', import.meta.url).href },
         (err) => threadErrors.push(err),
       );
     const task = (mindName: string) => ({ bytes: bytes('WEBVTT'), mindName, speaker: null });

@@ -4,11 +4,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Utterance } from '../src/ingest/transcript.ts';
-import { buildMemoryBank } from '../src/memory/build.ts';
-import { MindMemory, type RetrievalMode } from '../src/memory/mind-memory.ts';
-import { splitScenario } from '../src/memory/scenario.ts';
-import { GroundedEngine, UNKNOWN_SAYING } from '../src/engines/grounded.ts';
+import type { Utterance } from '../../src/ingest/transcript.ts';
+import { buildMemoryBank } from '../../src/memory/build.ts';
+import { MindMemory, type RetrievalMode } from '../../src/memory/mind-memory.ts';
+import { splitScenario } from '../../src/memory/scenario.ts';
+import { GroundedEngine, UNKNOWN_SAYING } from '../../src/engines/grounded.ts';
 
 const turns: Array<[string, string]> = [
   ['How do you think about designing for older people?', 'Elderly users need bigger buttons and fewer steps. I start with the smallest mobile screen and test every flow with my grandparents before anyone else sees it.'],

@@ -10,10 +10,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
-import { PG_SKIP, createDatabase, startS3, type TestDatabase, type TestS3 } from '../testkit/scale.ts';
-import { failure, statusOf, waitFor, type TestSdk } from '../testkit/sdk.ts';
-import { startService, type Service } from '../testkit/service.ts';
+import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
+import { PG_SKIP, createDatabase, startS3, type TestDatabase, type TestS3 } from '../../testkit/scale.ts';
+import { failure, statusOf, waitFor, type TestSdk } from '../../testkit/sdk.ts';
+import { startService, type Service } from '../../testkit/service.ts';
 
 /** Long enough for the checks that use a fresh URL on a busy machine; the expiry checks wait it out at the end. */
 const TTL_SECONDS = 6;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseTranscript, sniffFileKind } from '../src/ingest/index.ts';
-import { zipEntries } from '../src/ingest/sniff.ts';
-import { IngestError } from '../src/ingest/transcript.ts';
-import { makeDocx, makePdf, sampleInterview, teamsVtt } from './support/fixtures.ts';
+import { parseTranscript, sniffFileKind } from '../../src/ingest/index.ts';
+import { zipEntries } from '../../src/ingest/sniff.ts';
+import { IngestError } from '../../src/ingest/transcript.ts';
+import { makeDocx, makePdf, sampleInterview, teamsVtt } from '../support/fixtures.ts';
 
 /** Deterministic bytes for fuzzing (LCG), so failures reproduce. */
 function randomBytes(seed: number, length: number): Buffer {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { client, rawRequest, type Client } from '../testkit/http.ts';
-import { failure, statusOf, type TestSdk } from '../testkit/sdk.ts';
-import { startService, type Service } from '../testkit/service.ts';
+import { client, rawRequest, type Client } from '../../testkit/http.ts';
+import { failure, statusOf, type TestSdk } from '../../testkit/sdk.ts';
+import { startService, type Service } from '../../testkit/service.ts';
 
 /** The minds routes, errors and docs, in-process through the typed SDK (raw HTTP for what it cannot send). */
 let srv: Service;

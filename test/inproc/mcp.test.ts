@@ -7,12 +7,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { makeDocx, sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
-import { startService, type Service } from '../testkit/service.ts';
+import { makeDocx, sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
+import { startService, type Service } from '../../testkit/service.ts';
 
 /** MCP at /mcp against the in-process service; `mindsim mcp` (stdio) as the process an agent starts. */
 let srv: Service;
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const TOOLS = ['create_mind', 'get_profile', 'get_snapshot_status', 'list_minds', 'simulate', 'upload_transcript'];
 
 before(async () => {

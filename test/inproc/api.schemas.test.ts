@@ -15,10 +15,10 @@ import {
   UploadResponse,
   WebhookEvent,
   WebhookReceived,
-} from '../src/http/schemas.ts';
-import { client, fileForm, waitForSnapshot, type Reply } from '../testkit/http.ts';
-import { startService, type Service } from '../testkit/service.ts';
-import { sampleInterview, teamsVtt, zoomVtt } from '../testkit/fixtures.ts';
+} from '../../src/http/schemas.ts';
+import { client, fileForm, waitForSnapshot, type Reply } from '../../testkit/http.ts';
+import { startService, type Service } from '../../testkit/service.ts';
+import { sampleInterview, teamsVtt, zoomVtt } from '../../testkit/fixtures.ts';
 
 /**
  * Responses are written from the schemas without a zod check on the way out (src/http/serializer.ts),

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Utterance } from '../src/ingest/transcript.ts';
-import type { StoredMemory } from '../src/memory/types.ts';
-import { splitSentences, isFiller } from '../src/memory/sentences.ts';
-import { choosePerson } from '../src/memory/speakers.ts';
-import { buildMemoryBank, questionContext } from '../src/memory/build.ts';
-import { MemoryIndex } from '../src/memory/index.ts';
+import type { Utterance } from '../../src/ingest/transcript.ts';
+import type { StoredMemory } from '../../src/memory/types.ts';
+import { splitSentences, isFiller } from '../../src/memory/sentences.ts';
+import { choosePerson } from '../../src/memory/speakers.ts';
+import { buildMemoryBank, questionContext } from '../../src/memory/build.ts';
+import { MemoryIndex } from '../../src/memory/index.ts';
 
 const qa: Utterance[] = [
   { speaker: 'Q', text: 'Thanks for joining. How do you approach testing?', start: 0, end: 4 },

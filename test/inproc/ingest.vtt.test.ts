@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseTranscript } from '../src/ingest/index.ts';
-import { IngestError, type Utterance } from '../src/ingest/transcript.ts';
-import { parseVtt } from '../src/ingest/vtt.ts';
-import { longInterview, monologueVtt, parenVtt, sampleInterview, teamsVtt, zoomVtt, type Turn } from './support/fixtures.ts';
-import { norm, bestOf, said } from './support/ingest.ts';
+import { parseTranscript } from '../../src/ingest/index.ts';
+import { IngestError, type Utterance } from '../../src/ingest/transcript.ts';
+import { parseVtt } from '../../src/ingest/vtt.ts';
+import { longInterview, monologueVtt, parenVtt, sampleInterview, teamsVtt, zoomVtt, type Turn } from '../support/fixtures.ts';
+import { norm, bestOf, said } from '../support/ingest.ts';
 
 
 async function parse(text: string): Promise<Utterance[]> {

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Utterance } from '../src/ingest/transcript.ts';
-import type { StoredMemory } from '../src/memory/types.ts';
-import type { Engine, SimulationInput } from '../src/engines/types.ts';
-import { buildMemoryBank } from '../src/memory/build.ts';
-import { GroundedEngine, UNKNOWN_SAYING } from '../src/engines/grounded.ts';
-import { MindMemory } from '../src/memory/mind-memory.ts';
-import { DEFAULT_MODEL, EngineRegistry, MODEL_NAMES } from '../src/engines/registry.ts';
+import type { Utterance } from '../../src/ingest/transcript.ts';
+import type { StoredMemory } from '../../src/memory/types.ts';
+import type { Engine, SimulationInput } from '../../src/engines/types.ts';
+import { buildMemoryBank } from '../../src/memory/build.ts';
+import { GroundedEngine, UNKNOWN_SAYING } from '../../src/engines/grounded.ts';
+import { MindMemory } from '../../src/memory/mind-memory.ts';
+import { DEFAULT_MODEL, EngineRegistry, MODEL_NAMES } from '../../src/engines/registry.ts';
 
 const interview: Utterance[] = [
   { speaker: 'Interviewer', text: 'Thanks for coming in. How do you approach testing your code?', start: 1, end: 5 },

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { client, rawRequest, type Client } from '../testkit/http.ts';
-import { failure, statusOf, waitFor, type TestSdk } from '../testkit/sdk.ts';
-import { startService, type Service } from '../testkit/service.ts';
-import { makePdf, sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
+import { client, rawRequest, type Client } from '../../testkit/http.ts';
+import { failure, statusOf, waitFor, type TestSdk } from '../../testkit/sdk.ts';
+import { startService, type Service } from '../../testkit/service.ts';
+import { makePdf, sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 
 /** Signed URLs through the typed SDK; the PUTs to them by hand, since they are what is tested. */
 let srv: Service;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { client, rawRequest, type Client } from '../testkit/http.ts';
-import { blobOf, failure, statusOf, waitFor, type TestSdk } from '../testkit/sdk.ts';
-import { startService, type Service } from '../testkit/service.ts';
-import { makeDocx, makePdf, monologueVtt, parenVtt, sampleInterview, teamsVtt, zoomVtt } from '../testkit/fixtures.ts';
+import { client, rawRequest, type Client } from '../../testkit/http.ts';
+import { blobOf, failure, statusOf, waitFor, type TestSdk } from '../../testkit/sdk.ts';
+import { startService, type Service } from '../../testkit/service.ts';
+import { makeDocx, makePdf, monologueVtt, parenVtt, sampleInterview, teamsVtt, zoomVtt } from '../../testkit/fixtures.ts';
 
 /** Snapshots and simulation through the typed SDK; raw multipart for the bodies it would never send. */
 let srv: Service;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { blobOf, failure, statusOf, waitFor, type TestSdk } from '../testkit/sdk.ts';
-import { startService, type Service } from '../testkit/service.ts';
-import { sampleInterview, zoomVtt } from '../testkit/fixtures.ts';
+import { blobOf, failure, statusOf, waitFor, type TestSdk } from '../../testkit/sdk.ts';
+import { startService, type Service } from '../../testkit/service.ts';
+import { sampleInterview, zoomVtt } from '../../testkit/fixtures.ts';
 
 /**
  * Final (completed or failed) snapshot statuses are answered from memory for STATUS_CACHE_MS.

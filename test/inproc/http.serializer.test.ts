@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { ErrorBody, SimulateResponse, SnapshotStatus, WebhookEvent } from '../src/http/schemas.ts';
-import { responseSerializerCompiler } from '../src/http/serializer.ts';
+import { ErrorBody, SimulateResponse, SnapshotStatus, WebhookEvent } from '../../src/http/schemas.ts';
+import { responseSerializerCompiler } from '../../src/http/serializer.ts';
 
 const compile = (schema: z.ZodType) => responseSerializerCompiler({ schema, method: 'GET', url: '/x' }) as (data: unknown) => string;
 const ID = '0b7d8f3e-4d2c-4e61-9a52-6f1f0f1d2a3b';
