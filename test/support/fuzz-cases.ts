@@ -6,6 +6,7 @@
  */
 import fc, { type Arbitrary } from 'fast-check';
 import { CreateMindBody, PageQuery, SignedUrlQuery, SimulateBody, UpdateMindBody } from '../../src/http/schemas.ts';
+import { UsageQuery } from '../../src/http/schemas/usage.ts';
 import { API, type World } from './abuse.ts';
 import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 import { deepJson, invalidJson, nastyString, nearValid, valid } from './zod-arbitrary.ts';
@@ -53,6 +54,16 @@ const cursor = fc.oneof(
   nastyString(80),
 );
 const pageQuery = fc.oneof(valid(PageQuery, { cursor }), nearValid(PageQuery, { cursor }), fc.dictionary(nastyString(10), nastyString(20)));
+
+/** UTC days near and far (valid, impossible, reversed or over-long windows), or anything. */
+const usageDay = fc.option(
+  fc.oneof(
+    fc.date({ min: new Date('1900-01-01'), max: new Date('2300-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+    fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 })).map(([y, m, d]) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`),
+  ),
+  { nil: undefined },
+);
+const usageQuery = fc.oneof(valid(UsageQuery, { from: usageDay, to: usageDay }), nearValid(UsageQuery, { from: usageDay, to: usageDay }), fc.dictionary(nastyString(10), nastyString(20)));
 
 const jsonBody = <T>(good: Arbitrary<T>, near: Arbitrary<unknown>) =>
   fc.oneof(
@@ -132,6 +143,7 @@ export function cases(w: World): Record<string, Arbitrary<Case>> {
     'GET /api/public/v1/minds/:mindId/profile': ids.mind.map((id) => ({ method: 'GET', url: `${API}/minds/${enc(id)}/profile`, headers: auth, ids: [id] })),
     'GET /api/public/v1/models': pageQuery.map((q) => ({ method: 'GET', url: `${API}/models${query(q)}`, headers: auth, ids: [] })),
     'GET /api/public/v1/webhook-events': pageQuery.map((q) => ({ method: 'GET', url: `${API}/webhook-events${query(q)}`, headers: auth, ids: [] })),
+    'GET /api/public/v1/usage': usageQuery.map((q) => ({ method: 'GET', url: `${API}/usage${query(q)}`, headers: auth, ids: [] })),
     'PUT /uploads/:artifactId': uploadCase(w, ids.any),
     'POST /webhook': webhookCase(w),
     'POST /mcp': mcpCase(w, ids.any),

@@ -13,6 +13,8 @@ import type {
   SnapshotStatus,
   StartedAssessment,
   UploadResult,
+  Usage,
+  UsageQuery,
   WebhookEvent,
 } from './types.ts';
 import { uploadBody, type ProgressListener, type UploadSource } from './upload-body.ts';
@@ -140,6 +142,12 @@ export class MindsimClient {
 
   readonly models = {
     list: (signal?: AbortSignal) => this.transport.json<Model[]>({ method: 'GET', path: `${API_PREFIX}/models`, signal }),
+  };
+
+  readonly usage = {
+    /** The calling API key's usage over UTC days `from`–`to` (YYYY-MM-DD, both included; default the last 30 days). */
+    get: (query: UsageQuery = {}, signal?: AbortSignal) =>
+      this.transport.json<Usage>({ method: 'GET', path: `${API_PREFIX}/usage`, query, signal }),
   };
 
   readonly webhookEvents = {
