@@ -200,10 +200,17 @@ function mcpCase(w: World, anyId: Arbitrary<string>): Arbitrary<Case> {
       waitSeconds: fc.constant(0),
       fileName: nastyString(30),
       text: fc.oneof(fc.constant(teamsVtt(sampleInterview().slice(0, 2))), nastyString(100)),
+      artifactId: fc.oneof(fc.constantFrom(w.a.artifactId, w.a.pendingArtifactId, w.b.pendingArtifactId), anyId),
+      signedUrl: fc.oneof(fc.constantFrom(w.a.signedUrl, w.b.signedUrl), nastyString(100)),
+      filePath: fc.oneof(fc.constantFrom('/etc/passwd', '/proc/self/environ', 'interview.vtt'), nastyString(60)),
+      contentType: fc.oneof(fc.constantFrom('text/vtt', 'application/pdf'), nastyString(30)),
     },
     { requiredKeys: [] },
   );
-  const tools = fc.constantFrom('create_mind', 'list_minds', 'upload_transcript', 'get_snapshot_status', 'simulate', 'get_profile', 'nope');
+  const tools = fc.constantFrom(
+    'create_mind', 'list_minds', 'upload_transcript', 'get_snapshot_status', 'simulate', 'get_profile',
+    'get_signed_upload_url', 'upload_file_to_signed_url', 'create_snapshot', 'nope',
+  );
   const call = fc.tuple(tools, args).map(([name, a]) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: a } }));
   const body = fc.oneof({ weight: 4, arbitrary: call.map((json) => ({ json })) }, { weight: 1, arbitrary: invalidJson.map((raw) => ({ raw })) });
   const idKeys: Record<string, string[]> = {
@@ -211,6 +218,9 @@ function mcpCase(w: World, anyId: Arbitrary<string>): Arbitrary<Case> {
     get_snapshot_status: ['mindId', 'snapshotId'],
     simulate: ['mindId'],
     get_profile: ['mindId'],
+    get_signed_upload_url: ['mindId'],
+    create_snapshot: ['mindId', 'digitalTwinId', 'artifactId'],
+    upload_file_to_signed_url: ['signedUrl'],
   };
   return body.map((b) => {
     const params = 'json' in b ? (b.json as { params: { name: string; arguments: Record<string, unknown> } }).params : { name: '', arguments: {} };
