@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
 import { client, fileForm, waitForSnapshot, type Reply } from '../testkit/http.ts';
 import { PG_SKIP, createDatabase } from '../testkit/scale.ts';
 import { startService, type Service } from '../testkit/service.ts';
+import { WebClient } from './support/web.ts';
 
 /**
  * GET /usage: the calling key's figures (HOSTED-API.md 3.17) from the usage meter, per key and UTC
@@ -185,6 +187,63 @@ describe('GET /usage', () => {
 });
 
 const pick = (u: { from: string; to: string }) => ({ from: u.from, to: u.to });
+
+describe('the dashboard usage page', () => {
+  it("shows each key's outcomes and p50/p95/p99 for the chosen window, and says what is wrong with a bad one", async () => {
+    const web = new WebClient(srv.baseUrl);
+    assert.equal((await web.signUp('usage-page@example.com', 'a long enough password 1')).status, 303);
+    const made = await web.submit('/keys', { name: 'dash key' }, '/keys');
+    const key = /value="(msk_[^"]+)"/.exec(made.text)?.[1] ?? '';
+    assert.match(key, /^msk_/);
+    const c = client(srv.api, key);
+    await c.get('/models');
+    await c.get('/models');
+    await c.get(`/minds/${NIL}`);
+    const page = await web.get(`/usage?from=${today()}&to=${today()}`);
+    assert.equal(page.status, 200);
+    assert.match(page.text, new RegExp(`Outcomes and latency per key, ${today()} to ${today()}`));
+    const row = (label: string) => new RegExp(`<tr><td>${label}[^<]*</td><td>2</td><td>1</td><td>[\\d.]+</td><td>[\\d.]+</td><td>[\\d.]+</td></tr>`);
+    assert.match(page.text, row('dash key'));
+    assert.match(page.text, row('All keys'));
+    assert.equal((page.text.match(/<rect /g) ?? []).length, 1, 'one day, one bar');
+    const bad = await web.get('/usage?from=2026-05-02&to=2026-05-01');
+    assert.equal(bad.status, 400);
+    assert.match(bad.text, /role="alert">from must not be after to\. Showing the last 30 days instead\./);
+    assert.equal((bad.text.match(/<rect /g) ?? []).length, 30);
+  });
+});
+
+describe('mindsim usage', () => {
+  const BIN = path.resolve(import.meta.dirname, '..', 'bin', 'mindsim.js');
+  const run = (args: string[], key: string) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      const home = os.tmpdir();
+      const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: path.join(home, 'mindsim-usage-none'), MINDSIM_BASE_URL: srv.baseUrl, MINDSIM_API_KEY: key };
+      execFile(process.execPath, [BIN, ...args], { cwd: home, env }, (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+      );
+    });
+
+  it("prints the key's usage, as text or as the API's JSON; a bad day is a usage error", async () => {
+    const { apiKey } = await srv.admin.createAccount('usage-cli@example.com', 'standard');
+    await client(srv.api, apiKey).get('/models');
+    const text = await run(['usage'], apiKey); // first: the other calls count too
+    const [json, bad, reversed] = await Promise.all([
+      run(['usage', '--from', '2026-01-01', '--to', '2026-01-31', '--json'], apiKey),
+      run(['usage', '--from', 'last-week'], apiKey),
+      run(['usage', '--from', '2026-05-02', '--to', '2026-05-01'], apiKey),
+    ]);
+    assert.equal(json.code, 0, json.stderr);
+    assert.deepEqual(pick(JSON.parse(json.stdout)), { from: '2026-01-01', to: '2026-01-31' });
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /Usage of this API key, \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2} \(UTC\)\n\s+Requests\s+1 \(1 succeeded, 0 failed\)/);
+    assert.match(text.stdout, /Percentiles\s+p50 [\d.]+ ms, p90/);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--from takes a UTC day as YYYY-MM-DD/);
+    assert.equal(reversed.code, 1);
+    assert.match(reversed.stderr, /from must not be after to\. \(INVALID_DATE_RANGE, HTTP 400/);
+  });
+});
 
 describe('the usage meter', () => {
   const at = (isoTime: string): Runtime => ({ now: () => new Date(isoTime), newId: () => 'x', randomBytes: (n) => Buffer.alloc(n) });
