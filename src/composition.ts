@@ -93,6 +93,8 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
     rateLimits,
     usage,
   };
+  services.simulation.onSimulated((auth, twinId) => usage.simulated(auth, twinId));
+  services.snapshots.onEnqueued((auth) => usage.snapshotCreated(auth));
 
   let analysis: AnalysisPool | null = null;
   const createWorker = () => {

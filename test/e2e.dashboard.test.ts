@@ -158,6 +158,8 @@ describe('dashboard in a real browser', { skip }, () => {
     await page.getByRole('link', { name: 'Usage' }).click();
     await page.getByRole('heading', { name: 'Current rate-limit window' }).waitFor();
     assert.ok((await page.locator('svg rect.bar').count()) === 30);
+    await page.getByRole('heading', { name: /Outcomes and latency per key/ }).waitFor();
+    assert.match(await page.getByRole('row', { name: /All keys/ }).innerText(), /All keys\s+\d+\s+\d+\s+[\d.]+/);
     assert.match(await page.locator('main').innerText(), /e2e script/);
     await labelled();
     await screenshot(page, '07-usage');

@@ -17,4 +17,5 @@ suites(import.meta.url, [
   'api.status-cache',
   'api.schemas',
   'api.minds',
+  'api.usage',
 ]);

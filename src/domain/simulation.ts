@@ -27,6 +27,8 @@ export interface SimulateResponse {
 
 /** Runs a scenario against a mind's memory: all of its completed snapshots. */
 export class SimulationService {
+  private readonly simulatedListeners: Array<(auth: AuthContext, digitalTwinId: string) => void> = [];
+
   constructor(
     private readonly store: Store,
     private readonly minds: MindService,
@@ -34,6 +36,11 @@ export class SimulationService {
     private readonly strictModels: boolean,
     private readonly memories: MindMemories,
   ) {}
+
+  /** Calls `fn` after each simulation with the caller and the twin simulated (the usage meter counts them). */
+  onSimulated(fn: (auth: AuthContext, digitalTwinId: string) => void): void {
+    this.simulatedListeners.push(fn);
+  }
 
   /** The simulation models, and whether each can run here. */
   models(): ModelInfo[] {
@@ -66,6 +73,11 @@ export class SimulationService {
       ...(req.priorTurns?.length ? { priorTurns: req.priorTurns } : {}),
       ...(context ? { context } : {}),
     });
+    if (this.simulatedListeners.length > 0) {
+      // The request names no twin: the mind's default one (its first) was simulated.
+      const twin = (await this.store.repos.minds.twinsOf(mind.id))[0];
+      if (twin) for (const fn of this.simulatedListeners) fn(auth, twin.id);
+    }
     return { message: result.message, model: resolved.model, snapshotIds, analysis: result.analysis, confidence: result.confidence, evidence: result.evidence };
   }
 }

@@ -82,15 +82,18 @@ export class SnapshotService {
     minds.onDeleted(() => this.finalStatuses?.clear());
   }
 
-  private readonly enqueuedListeners: Array<() => void> = [];
+  private readonly enqueuedListeners: Array<(auth: AuthContext, started: StartedAssessment) => void> = [];
 
-  /** Calls `fn` after a snapshot and its job are committed (the composition root wakes this process's worker). */
-  onEnqueued(fn: () => void): void {
+  /**
+   * Calls `fn` after a snapshot and its job are committed, with the caller who created it (the
+   * composition root wakes this process's worker and counts the snapshot in the usage meter).
+   */
+  onEnqueued(fn: (auth: AuthContext, started: StartedAssessment) => void): void {
     this.enqueuedListeners.push(fn);
   }
 
-  private enqueued(started: StartedAssessment): StartedAssessment {
-    for (const fn of this.enqueuedListeners) fn();
+  private enqueued(auth: AuthContext, started: StartedAssessment): StartedAssessment {
+    for (const fn of this.enqueuedListeners) fn(auth, started);
     return started;
   }
 
@@ -138,7 +141,7 @@ export class SnapshotService {
       await this.blobs.delete(key);
       throw err;
     }
-    return this.enqueued(started);
+    return this.enqueued(auth, started);
   }
 
   /** The signed-URL path: the file was uploaded before; its type is checked when it is processed. */
@@ -156,7 +159,7 @@ export class SnapshotService {
     if (artifact.state !== 'uploaded' && (await this.store.repos.artifacts.byId(artifactId))?.state !== 'uploaded') {
       throw conflict('artifact_not_uploaded', 'Nothing has been uploaded to this artifact yet: PUT the file to its signed URL first.');
     }
-    return this.enqueued(await this.store.transaction((tx) => this.start(tx, auth, mindId, artifactId, opts)));
+    return this.enqueued(auth, await this.store.transaction((tx) => this.start(tx, auth, mindId, artifactId, opts)));
   }
 
   /** Creates the snapshot and enqueues its job in the caller's transaction. */

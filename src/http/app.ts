@@ -18,6 +18,7 @@ import { profileRoutes } from './routes/profile.ts';
 import { simulateRoutes } from './routes/simulate.ts';
 import { snapshotRoutes } from './routes/snapshots.ts';
 import { signedUrlRoutes, uploadReceiverRoutes } from './routes/uploads.ts';
+import { usageRoutes } from './routes/usage.ts';
 import { webhookEventRoutes, webhookReceiverRoutes } from './routes/webhooks.ts';
 import { docsCsp, registerSecurityHeaders, uploadOriginsOf, useApiSecurityHeaders } from './security.ts';
 import type { HttpSettings, Services } from './services.ts';
@@ -150,4 +151,5 @@ const apiScope =
     await api.register(simulateRoutes(s));
     await api.register(profileRoutes(s));
     await api.register(webhookEventRoutes(s, cfg));
+    await api.register(usageRoutes(s));
   };

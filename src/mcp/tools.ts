@@ -4,11 +4,12 @@
  * `mindsim mcp` (backed by the SDK against MINDSIM_BASE_URL).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { isFinal } from '../domain/snapshot.ts';
+import { run, type McpTransportKind } from './results.ts';
+import { registerUploadTools, type SignedUploadBackend } from './upload-tools.ts';
 
-export type McpTransportKind = 'http' | 'stdio';
+export type { McpTransportKind } from './results.ts';
 
 /** A transcript handed to `upload_transcript`: a local path (stdio) or the content itself (HTTP). */
 export type TranscriptInput =
@@ -23,7 +24,7 @@ export interface UploadRequest {
 }
 
 /** What the tools need; one implementation per transport. */
-export interface MindsimBackend {
+export interface MindsimBackend extends SignedUploadBackend {
   createMind(name: string): Promise<unknown>;
   listMinds(limit: number): Promise<unknown[]>;
   uploadTranscript(req: UploadRequest): Promise<unknown>;
@@ -48,7 +49,7 @@ export const TOOL_DESCRIPTIONS = {
     'unless the mind is named exactly like them.',
   get_snapshot_status:
     'Status of a transcript being processed: pending, processing, completed or failed (with the reason in `error`). ' +
-    'Call it after upload_transcript until the status is completed or failed; `waitSeconds` (up to 60) waits on the server side ' +
+    'Call it after upload_transcript or create_snapshot until the status is completed or failed; `waitSeconds` (up to 60) waits on the server side ' +
     'so you need fewer calls. Only a completed snapshot can be simulated.',
   simulate:
     'Simulate how the person behind a mind would think, feel, say and act in a scenario (a question or situation in plain words). ' +
@@ -76,24 +77,6 @@ const common = {
   mindId: id('The mind, from create_mind or list_minds'),
   digitalTwinId: id('Optional: the digital twin (digitalTwin.id from create_mind)').optional(),
   speaker: z.string().min(1).max(200).optional().describe("Optional: the person's speaker label in the transcript"),
-};
-
-function result(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
-}
-
-function failure(err: unknown): CallToolResult {
-  const e = err as { code?: unknown; message?: unknown };
-  const code = typeof e.code === 'string' ? `${e.code}: ` : '';
-  return { content: [{ type: 'text', text: `Error ${code}${String(e.message ?? err)}` }], isError: true };
-}
-
-const run = async (fn: () => Promise<unknown>): Promise<CallToolResult> => {
-  try {
-    return result(await fn());
-  } catch (err) {
-    return failure(err);
-  }
 };
 
 function transcriptOf(kind: McpTransportKind, args: Record<string, unknown>): TranscriptInput {
@@ -144,12 +127,13 @@ export function createMcpServer(backend: MindsimBackend, kind: McpTransportKind,
       description: TOOL_DESCRIPTIONS.get_snapshot_status,
       inputSchema: {
         mindId: common.mindId,
-        snapshotId: id('mindAssessmentId from upload_transcript'),
+        snapshotId: id('mindAssessmentId from upload_transcript or create_snapshot'),
         waitSeconds: z.number().min(0).max(60).optional().describe('Wait up to this long for completed or failed (default 0)'),
       },
     },
     ({ mindId, snapshotId, waitSeconds }) => run(() => waitForStatus(backend, mindId, snapshotId, waitSeconds ?? 0)),
   );
+  registerUploadTools(server, backend, kind);
   server.registerTool(
     'simulate',
     {

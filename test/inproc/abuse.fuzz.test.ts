@@ -35,7 +35,6 @@ const NOT_FUZZED: Record<string, string> = {
   'GET /keys': 'no input',
   'GET /integrations/webhooks': 'no input',
   'GET /integrations/webhooks/events': 'no input',
-  'GET /usage': 'no input',
   'GET /account': 'no input',
   'POST /logout': 'ends the session the fuzzing runs in (walked in abuse.owasp.test.ts)',
   'POST /account/password': 'ends the sessions the fuzzing runs in (walked in abuse.owasp.test.ts)',

@@ -77,7 +77,7 @@ describe('OWASP API Top 10 walk, two accounts, every route', () => {
       for (const t of attempts) {
         const req = spec.req(t);
         const got = await send(base, method, req, authFor(spec.kind, w.b));
-        const denied = spec.kind === 'mcp' ? isMcpError(got) && /not_found/.test(got.text) : got.status === (spec.kind === 'upload' ? 403 : 404);
+        const denied = spec.kind === 'mcp' ? isMcpError(got) && /API Error \(404\).*NOT_FOUND/.test(got.text) : got.status === (spec.kind === 'upload' ? 403 : 404);
         if (!denied) problems.push(`${key} as B on ${t.mindId === b.mindId ? 'B’s mind with A’s ids' : 'A’s ids'}: ${got.status} ${got.text.slice(0, 120)}`);
         const shape = spec.kind === 'api' || spec.kind === 'upload' ? errorShapeProblem(asGot(got)) : null;
         if (shape) problems.push(`${key}: ${shape}`);

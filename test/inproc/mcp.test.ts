@@ -13,7 +13,17 @@ import { startService, type Service } from '../../testkit/service.ts';
 /** MCP at /mcp against the in-process service; `mindsim mcp` (stdio) as the process an agent starts. */
 let srv: Service;
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const TOOLS = ['create_mind', 'get_profile', 'get_snapshot_status', 'list_minds', 'simulate', 'upload_transcript'];
+const TOOLS = [
+  'create_mind',
+  'create_snapshot',
+  'get_profile',
+  'get_signed_upload_url',
+  'get_snapshot_status',
+  'list_minds',
+  'simulate',
+  'upload_file_to_signed_url',
+  'upload_transcript',
+];
 
 before(async () => {
   srv = await startService();
@@ -72,7 +82,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
       await flow(client, { fileName: 'talk.docx', contentBase64: (await makeDocx(sampleInterview())).toString('base64') });
       const r = (await client.callTool({ name: 'simulate', arguments: { mindId: '00000000-0000-4000-8000-000000000000', message: 'Hi' } })) as CallToolResult;
       assert.equal(r.isError, true);
-      assert.match(JSON.stringify(r.content), /mind_not_found/);
+      assert.match(r.content[0]?.type === 'text' ? r.content[0].text : '', /^Error: API Error \(404\): \{"error":"Not Found",.*"code":"MIND_NOT_FOUND"/);
     } finally {
       await client.close();
     }

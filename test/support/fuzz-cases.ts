@@ -6,6 +6,7 @@
  */
 import fc, { type Arbitrary } from 'fast-check';
 import { CreateMindBody, PageQuery, SignedUrlQuery, SimulateBody, UpdateMindBody } from '../../src/http/schemas.ts';
+import { UsageQuery } from '../../src/http/schemas/usage.ts';
 import { API, type World } from './abuse.ts';
 import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 import { deepJson, invalidJson, nastyString, nearValid, valid } from './zod-arbitrary.ts';
@@ -53,6 +54,16 @@ const cursor = fc.oneof(
   nastyString(80),
 );
 const pageQuery = fc.oneof(valid(PageQuery, { cursor }), nearValid(PageQuery, { cursor }), fc.dictionary(nastyString(10), nastyString(20)));
+
+/** UTC days near and far (valid, impossible, reversed or over-long windows), or anything. */
+const usageDay = fc.option(
+  fc.oneof(
+    fc.date({ min: new Date('1900-01-01'), max: new Date('2300-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+    fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 })).map(([y, m, d]) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`),
+  ),
+  { nil: undefined },
+);
+const usageQuery = fc.oneof(valid(UsageQuery, { from: usageDay, to: usageDay }), nearValid(UsageQuery, { from: usageDay, to: usageDay }), fc.dictionary(nastyString(10), nastyString(20)));
 
 const jsonBody = <T>(good: Arbitrary<T>, near: Arbitrary<unknown>) =>
   fc.oneof(
@@ -132,6 +143,7 @@ export function cases(w: World): Record<string, Arbitrary<Case>> {
     'GET /api/public/v1/minds/:mindId/profile': ids.mind.map((id) => ({ method: 'GET', url: `${API}/minds/${enc(id)}/profile`, headers: auth, ids: [id] })),
     'GET /api/public/v1/models': pageQuery.map((q) => ({ method: 'GET', url: `${API}/models${query(q)}`, headers: auth, ids: [] })),
     'GET /api/public/v1/webhook-events': pageQuery.map((q) => ({ method: 'GET', url: `${API}/webhook-events${query(q)}`, headers: auth, ids: [] })),
+    'GET /api/public/v1/usage': usageQuery.map((q) => ({ method: 'GET', url: `${API}/usage${query(q)}`, headers: auth, ids: [] })),
     'PUT /uploads/:artifactId': uploadCase(w, ids.any),
     'POST /webhook': webhookCase(w),
     'POST /mcp': mcpCase(w, ids.any),
@@ -188,10 +200,17 @@ function mcpCase(w: World, anyId: Arbitrary<string>): Arbitrary<Case> {
       waitSeconds: fc.constant(0),
       fileName: nastyString(30),
       text: fc.oneof(fc.constant(teamsVtt(sampleInterview().slice(0, 2))), nastyString(100)),
+      artifactId: fc.oneof(fc.constantFrom(w.a.artifactId, w.a.pendingArtifactId, w.b.pendingArtifactId), anyId),
+      signedUrl: fc.oneof(fc.constantFrom(w.a.signedUrl, w.b.signedUrl), nastyString(100)),
+      filePath: fc.oneof(fc.constantFrom('/etc/passwd', '/proc/self/environ', 'interview.vtt'), nastyString(60)),
+      contentType: fc.oneof(fc.constantFrom('text/vtt', 'application/pdf'), nastyString(30)),
     },
     { requiredKeys: [] },
   );
-  const tools = fc.constantFrom('create_mind', 'list_minds', 'upload_transcript', 'get_snapshot_status', 'simulate', 'get_profile', 'nope');
+  const tools = fc.constantFrom(
+    'create_mind', 'list_minds', 'upload_transcript', 'get_snapshot_status', 'simulate', 'get_profile',
+    'get_signed_upload_url', 'upload_file_to_signed_url', 'create_snapshot', 'nope',
+  );
   const call = fc.tuple(tools, args).map(([name, a]) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: a } }));
   const body = fc.oneof({ weight: 4, arbitrary: call.map((json) => ({ json })) }, { weight: 1, arbitrary: invalidJson.map((raw) => ({ raw })) });
   const idKeys: Record<string, string[]> = {
@@ -199,6 +218,9 @@ function mcpCase(w: World, anyId: Arbitrary<string>): Arbitrary<Case> {
     get_snapshot_status: ['mindId', 'snapshotId'],
     simulate: ['mindId'],
     get_profile: ['mindId'],
+    get_signed_upload_url: ['mindId'],
+    create_snapshot: ['mindId', 'digitalTwinId', 'artifactId'],
+    upload_file_to_signed_url: ['signedUrl'],
   };
   return body.map((b) => {
     const params = 'json' in b ? (b.json as { params: { name: string; arguments: Record<string, unknown> } }).params : { name: '', arguments: {} };

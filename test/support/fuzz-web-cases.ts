@@ -52,6 +52,9 @@ export function webCases(w: World, session: Session): Record<string, Arbitrary<C
     'GET /minds/:mindId/profile': page((id) => `/minds/${id}/profile`),
     'GET /minds/:mindId/delete': page((id) => `/minds/${id}/delete`),
     'GET /minds': str(300).map((c) => ({ method: 'GET', url: `/minds?cursor=${enc(c)}`, headers: { cookie: session.cookie }, ids: [] })),
+    'GET /usage': fc
+      .record({ from: fc.oneof(fc.constantFrom('2026-01-01', '2026-02-30', '1900-01-01', ''), str(20)), to: fc.oneof(fc.constantFrom('2026-12-31', '2025-01-01'), str(20)) }, { requiredKeys: [] })
+      .map((q): Case => ({ method: 'GET', url: `/usage?${new URLSearchParams(q as Record<string, string>).toString()}`, headers: { cookie: session.cookie }, ids: [] })),
     'GET /login': fc
       .oneof(str(80), fc.constantFrom('//evil.example', '/\\evil.example', 'https://evil.example/', '/%2F%2Fevil.example', '/\t/evil.example', 'javascript:alert(1)'))
       .map((next) => ({ method: 'GET', url: `/login?next=${enc(next)}`, headers: { cookie: session.cookie }, ids: [] })),

@@ -64,6 +64,7 @@ const V1_AND_OTHERS: Record<string, RouteSpec> = {
   'GET /api/public/v1/models': { kind: 'api', req: none(`${API}/models`) },
   'GET /api/public/v1/minds/:mindId/profile': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/profile` }) },
   'GET /api/public/v1/webhook-events': { kind: 'api', req: none(`${API}/webhook-events`) },
+  'GET /api/public/v1/usage': { kind: 'api', req: none(`${API}/usage?from=2026-01-01&to=2026-01-31`) },
   // MCP (Bearer API key, JSON-RPC).
   'POST /mcp': { kind: 'mcp', owned: true, req: (t) => ({ url: '/mcp', json: tool('get_profile', { mindId: t.mindId }) }) },
   'GET /mcp': { kind: 'mcp', req: none('/mcp') },

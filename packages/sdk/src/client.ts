@@ -13,6 +13,8 @@ import type {
   SnapshotStatus,
   StartedAssessment,
   UploadResult,
+  Usage,
+  UsageQuery,
   WebhookEvent,
 } from './types.ts';
 import { uploadBody, type ProgressListener, type UploadSource } from './upload-body.ts';
@@ -91,12 +93,17 @@ export class MindsimClient {
       const fileName = opts.fileName ?? (typeof File !== 'undefined' && source instanceof File ? source.name : undefined);
       const contentType = opts.contentType ?? (source instanceof Blob && source.type ? source.type : undefined);
       const target = await this.uploads.signedUrl(mindId, { fileName, contentType }, opts.signal);
+      const result = await this.uploads.put(target.signedUrl, source, { ...opts, contentType });
+      return { ...result, fileName: target.fileName };
+    },
+    /** PUTs the bytes to a signed URL you already have (without the API key) and answers the upload's result. */
+    put: async (signedUrl: string, source: UploadSource, opts: Omit<UploadOptions, 'fileName'> = {}): Promise<UploadResult> => {
       const upload = uploadBody(source, opts.size, opts.onProgress);
-      const headers: Record<string, string> = { 'content-type': contentType ?? 'application/octet-stream' };
+      const headers: Record<string, string> = { 'content-type': opts.contentType ?? 'application/octet-stream' };
       if (upload.size !== undefined) headers['content-length'] = String(upload.size);
       const result = await this.transport.json<UploadResult>({
         method: 'PUT',
-        path: target.signedUrl,
+        path: signedUrl,
         body: upload.body,
         headers,
         auth: false,
@@ -104,7 +111,7 @@ export class MindsimClient {
         signal: opts.signal,
       });
       upload.finish();
-      return { ...result, fileName: target.fileName };
+      return result;
     },
   };
 
@@ -140,6 +147,12 @@ export class MindsimClient {
 
   readonly models = {
     list: (signal?: AbortSignal) => this.transport.json<Model[]>({ method: 'GET', path: `${API_PREFIX}/models`, signal }),
+  };
+
+  readonly usage = {
+    /** The calling API key's usage over UTC days `from`–`to` (YYYY-MM-DD, both included; default the last 30 days). */
+    get: (query: UsageQuery = {}, signal?: AbortSignal) =>
+      this.transport.json<Usage>({ method: 'GET', path: `${API_PREFIX}/usage`, query, signal }),
   };
 
   readonly webhookEvents = {

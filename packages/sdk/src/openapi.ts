@@ -1263,6 +1263,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling API key's usage over UTC days: responses, latency percentiles, simulations, snapshots
+         * @description Both dates are optional: the default is the last 30 days to today (UTC). At most 366 days at a time. Counts reach this answer within the meter's flush interval (USAGE_FLUSH_MS) when several API processes share the database.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description First UTC day, included (default: 29 days before `to`) */
+                    from?: string;
+                    /** @description Last UTC day, included (default: today) */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Usage"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1429,6 +1500,46 @@ export interface components {
                 lastSeq: number;
             }[];
         };
+        UsageInput: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /** @description Responses with a status below 400 */
+            successCount: number;
+            /** @description Responses with a status of 400 or more */
+            errorCount: number;
+            /** @description All responses (successCount + errorCount) */
+            totalCount: number;
+            /** @description Mean latency (exact), in milliseconds (0 when no request was answered in the window) */
+            averageLatency: number;
+            /** @description Largest latency (exact), in milliseconds (0 when no request was answered in the window) */
+            maxLatency: number;
+            /** @description Smallest latency (exact), in milliseconds (0 when no request was answered in the window) */
+            minLatency: number;
+            /** @description Median latency (within 2%), in milliseconds (0 when no request was answered in the window) */
+            medianLatency: number;
+            /** @description 90th percentile (within 2%), in milliseconds (0 when no request was answered in the window) */
+            p90Latency: number;
+            /** @description 95th percentile (within 2%), in milliseconds (0 when no request was answered in the window) */
+            p95Latency: number;
+            /** @description 99th percentile (within 2%), in milliseconds (0 when no request was answered in the window) */
+            p99Latency: number;
+            /** @description 99.9th percentile (within 2%), in milliseconds (0 when no request was answered in the window) */
+            p999Latency: number;
+            /** @description Simulations run with this key (REST and MCP) */
+            numberOfSimulations: number;
+            /** @description Distinct digital twins simulated with this key */
+            numberOfSimulatedTwins: number;
+            /** @description Snapshots created with this key */
+            numberOfSnapshotsCreated: number;
+            /** @description Snapshots the key's account has now, whenever and however created */
+            numberOfSnapshotsTotal: number;
+            /** @description Always 0: this service has no cores to reprocess */
+            numberOfCoresReprocessed: number;
+            /** @description Requests to psychometrics routes */
+            numberOfPsychometricsRequests: number;
+        };
         Error: {
             /** @description The HTTP status text: "Bad Request", "Unauthorized", "Not Found"… */
             error: string;
@@ -1590,6 +1701,46 @@ export interface components {
                 firstSeq: number;
                 lastSeq: number;
             }[];
+        };
+        Usage: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /** @description Responses with a status below 400 */
+            successCount: number;
+            /** @description Responses with a status of 400 or more */
+            errorCount: number;
+            /** @description All responses (successCount + errorCount) */
+            totalCount: number;
+            /** @description Mean latency (exact), in milliseconds (0 when no request was answered in the window) */
+            averageLatency: number;
+            /** @description Largest latency (exact), in milliseconds (0 when no request was answered in the window) */
+            maxLatency: number;
+            /** @description Smallest latency (exact), in milliseconds (0 when no request was answered in the window) */
+            minLatency: number;
+            /** @description Median latency (within 2%), in milliseconds (0 when no request was answered in the window) */
+            medianLatency: number;
+            /** @description 90th percentile (within 2%), in milliseconds (0 when no request was answered in the window) */
+            p90Latency: number;
+            /** @description 95th percentile (within 2%), in milliseconds (0 when no request was answered in the window) */
+            p95Latency: number;
+            /** @description 99th percentile (within 2%), in milliseconds (0 when no request was answered in the window) */
+            p99Latency: number;
+            /** @description 99.9th percentile (within 2%), in milliseconds (0 when no request was answered in the window) */
+            p999Latency: number;
+            /** @description Simulations run with this key (REST and MCP) */
+            numberOfSimulations: number;
+            /** @description Distinct digital twins simulated with this key */
+            numberOfSimulatedTwins: number;
+            /** @description Snapshots created with this key */
+            numberOfSnapshotsCreated: number;
+            /** @description Snapshots the key's account has now, whenever and however created */
+            numberOfSnapshotsTotal: number;
+            /** @description Always 0: this service has no cores to reprocess */
+            numberOfCoresReprocessed: number;
+            /** @description Requests to psychometrics routes */
+            numberOfPsychometricsRequests: number;
         };
     };
     responses: never;

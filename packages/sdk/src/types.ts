@@ -34,3 +34,5 @@ export type Evidence = Simulation['evidence'][number];
 export type Model = Ok<'/api/public/v1/models', 'get'>[number];
 export type WebhookEvent = components['schemas']['WebhookEvent'];
 export type ErrorBody = components['schemas']['Error'];
+export type Usage = components['schemas']['Usage'];
+export type UsageQuery = NonNullable<paths['/api/public/v1/usage']['get']['parameters']['query']>;

@@ -6,6 +6,7 @@ import { mindsCommands } from './minds-commands.ts';
 import { simulateCommands } from './simulate-commands.ts';
 import { EXIT, reportError, type OutputOptions } from './terminal.ts';
 import { uploadCommand } from './upload-command.ts';
+import { usageCommand } from './usage-command.ts';
 
 const pkg = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   mindsCommands(program, global);
   uploadCommand(program, global);
   simulateCommands(program, global);
+  usageCommand(program, global);
   mcpCommand(program);
   return program;
 }

@@ -1,12 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { MindsimClient } from '@mindsim/sdk';
+import { ApiError, type MindsimClient } from '@mindsim/sdk';
 import type { MindsimBackend, UploadRequest } from '../../mcp/tools.ts';
+import type { FileUpload } from '../../mcp/upload-tools.ts';
 import { clientFrom } from './config.ts';
+import { uploadLocalFile } from './mcp-file-upload.ts';
 
 /** The MCP tools over the SDK, against MINDSIM_BASE_URL. */
 class SdkBackend implements MindsimBackend {
+  /** Origins of the signed URLs answered in this session (S3 direct uploads point away from the service). */
+  private readonly signedOrigins = new Set<string>();
+
   constructor(private readonly client: MindsimClient) {}
 
   createMind(name: string) {
@@ -30,6 +35,20 @@ class SdkBackend implements MindsimBackend {
     return this.client.snapshots.create(mindId, { artifactId: up.artifactId, digitalTwinId, speaker });
   }
 
+  async signedUploadUrl(mindId: string, opts: { contentType?: string; fileName?: string }) {
+    const signed = await this.client.uploads.signedUrl(mindId, opts);
+    this.signedOrigins.add(new URL(signed.signedUrl).origin);
+    return signed;
+  }
+
+  uploadFile(upload: FileUpload) {
+    return uploadLocalFile(this.client, this.signedOrigins, upload);
+  }
+
+  createSnapshot(mindId: string, digitalTwinId: string, artifactId: string) {
+    return this.client.snapshots.create(mindId, { artifactId, digitalTwinId });
+  }
+
   snapshotStatus(mindId: string, snapshotId: string) {
     return this.client.snapshots.status(mindId, snapshotId);
   }
@@ -47,12 +66,15 @@ class SdkBackend implements MindsimBackend {
 export function mcpCommand(program: Command): void {
   program
     .command('mcp')
-    .description('run the MCP server over stdio (tools: create_mind, list_minds, upload_transcript, …)')
+    .description('run the MCP server over stdio (tools: create_mind, get_signed_upload_url, upload_file_to_signed_url, create_snapshot, …)')
     .action(async () => {
       // Loaded only here: the MCP SDK is the heaviest import and no other command needs it.
       const { createMcpServer } = await import('../../mcp/tools.ts');
+      const { ApiFailure, translatingErrors } = await import('../../mcp/results.ts');
       const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-      const server = createMcpServer(new SdkBackend(clientFrom()), 'stdio');
+      // The API's error answers as the hosted server reports them: status and error body.
+      const apiFailure = (err: unknown) => (err instanceof ApiError ? new ApiFailure(err.status, err.body) : err);
+      const server = createMcpServer(translatingErrors(new SdkBackend(clientFrom()), apiFailure), 'stdio');
       await server.connect(new StdioServerTransport());
       await new Promise<void>((resolve) => {
         server.server.onclose = () => resolve();

@@ -60,10 +60,25 @@ export function registerRateLimit(api: FastifyInstance, limits: RateLimits): voi
   });
 }
 
-/** Counts every authenticated response of the scope in the usage meter (in memory; flushed in the background). */
+/**
+ * Counts every authenticated response of the scope in the usage meter (in memory; flushed in the
+ * background): per account, and per API key with its outcome (below 400 a success), its latency
+ * (Fastify's, from the request's arrival to the response's end) and whether its route is a psychometrics one.
+ */
 export function meterUsage(api: FastifyInstance, usage: UsageService): void {
-  api.addHook('onResponse', (req, _reply, done) => {
-    if (req.auth) usage.record(req.auth.accountId);
+  api.addHook('onResponse', (req, reply, done) => {
+    const auth = req.auth;
+    if (auth) {
+      const metered = auth.apiKeyId
+        ? {
+            apiKeyId: auth.apiKeyId,
+            statusCode: reply.statusCode,
+            latencyMs: reply.elapsedTime,
+            psychometrics: req.routeOptions.url?.includes('/psychometrics') ?? false,
+          }
+        : undefined;
+      usage.record(auth.accountId, metered);
+    }
     done();
   });
 }

@@ -1,12 +1,13 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { AuthContext } from '../../domain/accounts.ts';
-import { tooLarge } from '../../kernel/errors.ts';
+import { DomainError, tooLarge } from '../../kernel/errors.ts';
+import { ApiFailure, translatingErrors } from '../../mcp/results.ts';
 import { createMcpServer, type MindsimBackend, type UploadRequest } from '../../mcp/tools.ts';
 import { authOf } from '../plugins/auth.ts';
 import { RATE_LIMIT_HEADERS } from '../plugins/rate-limit.ts';
 import { apiPipeline } from '../plugins/api-pipeline.ts';
-import { sendError } from '../plugins/errors.ts';
+import { STATUS, errorBody, sendError } from '../plugins/errors.ts';
 import type { HttpSettings, Services } from '../services.ts';
 
 /** The MCP tools over the domain services, as the authenticated account. */
@@ -32,6 +33,14 @@ class ServiceBackend implements MindsimBackend {
     return this.s.snapshots.createFromFile(this.auth, mindId, file, { digitalTwinId, speaker });
   }
 
+  signedUploadUrl(mindId: string, opts: { contentType?: string; fileName?: string }) {
+    return this.s.uploads.createSignedUrl(this.auth, mindId, opts);
+  }
+
+  createSnapshot(mindId: string, digitalTwinId: string, artifactId: string) {
+    return this.s.snapshots.createFromArtifact(this.auth, mindId, artifactId, { digitalTwinId });
+  }
+
   snapshotStatus(mindId: string, snapshotId: string) {
     return this.s.snapshots.status(this.auth, mindId, snapshotId);
   }
@@ -44,6 +53,13 @@ class ServiceBackend implements MindsimBackend {
     return this.s.profiles.profile(this.auth, mindId);
   }
 }
+
+/** A domain error as the API would have answered it (status and flat error body, with this request's id). */
+const asApiFailure = (requestId: string) => (err: unknown) => {
+  if (!(err instanceof DomainError)) return err;
+  const status = STATUS[err.kind];
+  return new ApiFailure(status, errorBody(status, err.code, err.message, err.details, requestId));
+};
 
 /**
  * MCP Streamable HTTP transport at `/mcp`, stateless: each POST gets its own server and transport,
@@ -60,7 +76,8 @@ export const mcpRoutes =
     const bodyLimit = Math.ceil((cfg.maxDirectFileBytes * 4) / 3) + 64 * 1024;
 
     app.post('/mcp', { bodyLimit, schema: { hide: true } }, async (req, reply) => {
-      const server = createMcpServer(new ServiceBackend(s, cfg, authOf(req)), 'http');
+      const backend = translatingErrors(new ServiceBackend(s, cfg, authOf(req)), asApiFailure(req.id));
+      const server = createMcpServer(backend, 'http');
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.raw.setHeader('X-Request-Id', req.id);
       for (const h of RATE_LIMIT_HEADERS) {

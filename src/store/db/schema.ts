@@ -165,6 +165,42 @@ export interface UsageDailyTable {
   requests: number;
 }
 
+/** One API key's requests and work on one UTC day (migration 009): counts add up across flushes and processes. */
+export interface UsageKeyDailyTable {
+  api_key_id: string;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  account_id: string;
+  /** Responses with a status below 400. */
+  success_count: number;
+  /** Responses with a status of 400 or more. */
+  error_count: number;
+  latency_sum_ms: number;
+  /** Null while the day has no response counted yet (only work, e.g. a simulation whose response is still on its way). */
+  latency_min_ms: number | null;
+  latency_max_ms: number | null;
+  simulations: number;
+  snapshots_created: number;
+  psychometrics_requests: number;
+}
+
+/** A key's responses per UTC day and latency bucket (domain/latency-histogram.ts). */
+export interface UsageLatencyBucketsTable {
+  api_key_id: string;
+  day: string;
+  account_id: string;
+  bucket: number;
+  count: number;
+}
+
+/** The digital twins a key simulated on a UTC day, once each. */
+export interface UsageSimulatedTwinsTable {
+  api_key_id: string;
+  day: string;
+  account_id: string;
+  digital_twin_id: string;
+}
+
 export interface RateLimitWindowsTable {
   key: string;
   hits: number;
@@ -187,6 +223,9 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   service_settings: ServiceSettingsTable;
   usage_daily: UsageDailyTable;
+  usage_key_daily: UsageKeyDailyTable;
+  usage_latency_buckets: UsageLatencyBucketsTable;
+  usage_simulated_twins: UsageSimulatedTwinsTable;
   rate_limit_windows: RateLimitWindowsTable;
   sessions: SessionsTable;
 }
