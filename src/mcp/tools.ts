@@ -7,6 +7,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { isFinal } from '../domain/snapshot.ts';
+import { registerMindTools, type MindReadBackend } from './mind-tools.ts';
 
 export type McpTransportKind = 'http' | 'stdio';
 
@@ -23,7 +24,7 @@ export interface UploadRequest {
 }
 
 /** What the tools need; one implementation per transport. */
-export interface MindsimBackend {
+export interface MindsimBackend extends MindReadBackend {
   createMind(name: string): Promise<unknown>;
   listMinds(limit: number): Promise<unknown[]>;
   uploadTranscript(req: UploadRequest): Promise<unknown>;
@@ -162,6 +163,7 @@ export function createMcpServer(backend: MindsimBackend, kind: McpTransportKind,
     },
     ({ mindId, message, model }) => run(() => backend.simulate(mindId, message, model)),
   );
+  registerMindTools(server, backend, run);
   const getProfile = backend.getProfile?.bind(backend);
   if (getProfile) {
     server.registerTool('get_profile', { description: TOOL_DESCRIPTIONS.get_profile, inputSchema: { mindId: common.mindId } }, ({ mindId }) =>
