@@ -2,16 +2,12 @@ import type { AssessmentRow } from '../store/db/repos/mind-details.ts';
 import type { DigitalTwinRow, MindRow } from '../store/db/repos/minds.ts';
 import type { Repos } from '../store/db/repos/index.ts';
 import type { SnapshotState } from './snapshot.ts';
+import { byTagName, type Tag } from './tags.ts';
 
 /**
  * The Mind object as the hosted API shows it (HOSTED-API.md §2), assembled for a page of minds
  * with one query per kind of detail.
  */
-export interface Tag {
-  id: string;
-  name: string;
-}
-
 export type MindScope = 'private' | 'public';
 
 /** Links a client may keep with a mind: network name → URL or handle. */
@@ -125,7 +121,7 @@ export async function mindViews(repos: Repos, accountId: string, rows: readonly 
       organizationId: r.account_id,
       createdAt: r.created_at,
       updatedAt: r.updated_at,
-      tags: (tagsOf.get(r.id) ?? []).map((t) => ({ id: t.id, name: t.name })),
+      tags: (tagsOf.get(r.id) ?? []).sort(byTagName).map((t) => ({ id: t.id, name: t.name })),
       digitalTwins: (twinsOf.get(r.id) ?? []).map((t, i) => ({
         ...toTwin(t, i === 0),
         mindAssessments: (assessmentsOf.get(t.id) ?? []).map(toAssessment),

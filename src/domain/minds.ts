@@ -10,7 +10,8 @@ import { artifactBlobKey, artifactUploadKey } from './artifact.ts';
 import { mindViews, toTwin, type DigitalTwin, type Mind, type MindScope, type SocialMedia } from './mind-view.ts';
 import { distinctTagNames, ensureTags, retryingUniqueClashes } from './tags.ts';
 
-export type { DigitalTwin, Mind, MindAssessment, MindScope, SocialMedia, Tag } from './mind-view.ts';
+export type { DigitalTwin, Mind, MindAssessment, MindScope, SocialMedia } from './mind-view.ts';
+export type { Tag } from './tags.ts';
 
 /** What a client may set on a mind besides its name. */
 export interface MindDetails {

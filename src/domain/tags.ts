@@ -3,10 +3,15 @@ import type { TagRow } from '../store/db/repos/tags.ts';
 import { isUniqueViolation } from '../store/db/dialect.ts';
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
-import type { Tag } from './mind-view.ts';
 import { conflict, invalid, notFound } from '../kernel/errors.ts';
 import { foldKey } from '../kernel/name-keys.ts';
 import { iso, type Runtime } from '../kernel/runtime.ts';
+
+/** An account-wide tag, as minds and the API show it. */
+export interface Tag {
+  id: string;
+  name: string;
+}
 
 export const MAX_TAG_NAME = 100;
 export const MAX_TAGS_PER_MIND = 50;
@@ -75,6 +80,13 @@ export async function retryingUniqueClashes<T>(fn: () => Promise<T>, attempts = 
 
 const toTag = (r: TagRow): Tag => ({ id: r.id, name: r.name });
 
+/**
+ * Tags by folded name then id, compared by code unit here rather than by the database's collation
+ * (PostgreSQL's follows the server's locale), so every store lists them in the same order.
+ */
+export const byTagName = (a: Pick<TagRow, 'name_key' | 'id'>, b: Pick<TagRow, 'name_key' | 'id'>) =>
+  a.name_key < b.name_key ? -1 : a.name_key > b.name_key ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
 /** Account-wide tags: list, rename, delete. Minds set theirs through MindService.setTags. */
 export class TagService {
   constructor(
@@ -83,7 +95,7 @@ export class TagService {
   ) {}
 
   async list(auth: AuthContext): Promise<Tag[]> {
-    return (await this.store.repos.tags.list(auth.accountId)).map(toTag);
+    return (await this.store.repos.tags.list(auth.accountId)).sort(byTagName).map(toTag);
   }
 
   /** 409 tag_name_taken when another tag of the account has the name (whatever its case). */
