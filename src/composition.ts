@@ -11,6 +11,7 @@ import { systemRuntime, type Runtime } from './kernel/runtime.ts';
 import { UrlSigner } from './domain/signed-urls.ts';
 import { PROCESS_SNAPSHOT, SnapshotService } from './domain/snapshots.ts';
 import { SimulationService } from './domain/simulation.ts';
+import { TagService } from './domain/tags.ts';
 import { UploadService } from './domain/uploads.ts';
 import { UsageService } from './domain/usage.ts';
 import { WebhookService } from './domain/webhooks.ts';
@@ -78,6 +79,7 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
     accounts,
     logins: new LoginService(store.repos, rt),
     minds,
+    tags: new TagService(store, rt),
     uploads: new UploadService(store, blobs, minds, signer, rt, {
       publicUrl: config.publicUrl,
       ttlSeconds: config.signedUrlTtlSeconds,

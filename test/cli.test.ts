@@ -68,7 +68,7 @@ describe('mindsim CLI', () => {
     assert.equal(fs.statSync(file).mode & 0o777, 0o600);
     const ls = await mindsim(['minds', 'ls', '--json'], { configured: false });
     assert.equal(ls.code, 0, ls.stderr);
-    assert.ok(Array.isArray(ls.json()));
+    assert.ok(Array.isArray(ls.json().minds), 'the API\'s {minds} envelope');
     const bad = await mindsim(['login', '--base-url', srv.baseUrl, '--api-key', 'msk_00000000_nope'], { configured: false });
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /invalid_api_key/);
@@ -79,7 +79,7 @@ describe('mindsim CLI', () => {
     assert.equal(created.code, 0, created.stderr);
     const { mind, digitalTwin } = created.json();
     assert.equal(digitalTwin.name, 'Default');
-    assert.ok((await mindsim(['minds', 'ls', '--json'])).json().some((m: { id: string }) => m.id === mind.id));
+    assert.ok((await mindsim(['minds', 'ls', '--json'])).json().minds.some((m: { id: string }) => m.id === mind.id));
     assert.deepEqual((await mindsim(['minds', 'rm', mind.id, '--json'])).json(), { deleted: true, mindId: mind.id });
     const again = await mindsim(['minds', 'rm', mind.id, '--json']);
     assert.equal(again.code, 1);

@@ -74,7 +74,7 @@ describe('dashboard in a real browser', { skip }, () => {
       fetch(`${srv.api}${p}`, { ...init, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...init.headers } });
     const listed = await api('/minds');
     assert.equal(listed.status, 200);
-    assert.deepEqual(await listed.json(), []);
+    assert.deepEqual(await listed.json(), { minds: [] });
 
     // Create a mind and upload a VTT through the signed-URL flow in the browser.
     await page.getByRole('link', { name: 'Minds' }).click();
@@ -105,8 +105,13 @@ describe('dashboard in a real browser', { skip }, () => {
     await page.getByRole('heading', { name: 'Topics and stances' }).waitFor();
 
     // The mind is visible through the public API too, with the same snapshot.
-    const minds = (await (await api('/minds')).json()) as Array<{ id: string; name: string }>;
+    const { minds } = (await (await api('/minds')).json()) as { minds: Array<{ id: string; name: string }> };
     assert.deepEqual(minds.map((m) => m.name), ['Sam Okafor']);
+
+    // The owner tags the mind with the form on its page.
+    await page.getByRole('textbox', { name: 'Tags' }).fill('Runner, Open source');
+    await page.getByRole('button', { name: 'Save tags' }).click();
+    await page.getByRole('list', { name: 'Tags' }).getByRole('link', { name: 'Open source' }).waitFor();
 
     // A simulation shows the four parts, the confidence and the evidence.
     await page.getByLabel('Scenario or question').fill('How do you start your working day?');
@@ -172,6 +177,9 @@ describe('dashboard in a real browser', { skip }, () => {
 
     // Minds list and the delete confirmation.
     await page.getByRole('link', { name: 'Minds' }).click();
+    await page.getByRole('navigation', { name: 'Filter by tag' }).getByRole('link', { name: 'Runner' }).click();
+    await page.waitForURL(/\/minds\?tag=Runner$/);
+    await labelled();
     await screenshot(page, '08-minds');
     await page.getByRole('link', { name: 'Delete Sam Okafor' }).click();
     await page.getByRole('heading', { name: /Delete “Sam Okafor”\?/ }).waitFor();

@@ -18,4 +18,5 @@ suites(import.meta.url, [
   'api.schemas',
   'api.minds',
   'api.usage',
+  'api.tags',
 ]);

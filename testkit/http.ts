@@ -29,6 +29,7 @@ export function client(api: string, key: string) {
   return {
     get: (p: string) => call('GET', p),
     post: (p: string, body?: unknown, headers?: Record<string, string>) => call('POST', p, body, headers),
+    put: (p: string, body?: unknown) => call('PUT', p, body),
     patch: (p: string, body?: unknown) => call('PATCH', p, body),
     del: (p: string) => call('DELETE', p),
     call,

@@ -1,41 +1,47 @@
 import type { BlobStore } from '../store/blobs/blob-store.ts';
-import type { DigitalTwinRow, MindRow } from '../store/db/repos/minds.ts';
+import type { DigitalTwinRow, MindChanges, MindRow } from '../store/db/repos/minds.ts';
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
 import { notFound } from '../kernel/errors.ts';
+import { foldKey, freeSlug, slugOf } from '../kernel/name-keys.ts';
 import { byCreatedAt, decodeCursor, toPage, type Page } from '../kernel/pagination.ts';
 import { iso, type Runtime } from '../kernel/runtime.ts';
 import { artifactBlobKey, artifactUploadKey } from './artifact.ts';
+import { mindViews, toTwin, type DigitalTwin, type Mind, type MindScope, type SocialMedia } from './mind-view.ts';
+import { distinctTagNames, ensureTags, retryingUniqueClashes } from './tags.ts';
 
-export interface Mind {
-  id: string;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
+export type { DigitalTwin, Mind, MindAssessment, MindScope, SocialMedia } from './mind-view.ts';
+export type { Tag } from './tags.ts';
+
+/** What a client may set on a mind besides its name. */
+export interface MindDetails {
+  email?: string | null;
+  imageUrl?: string | null;
+  socialMedia?: SocialMedia | null;
+  scope?: MindScope;
 }
 
-export interface DigitalTwin {
-  id: string;
-  mindId: string;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
+/** A created mind as the hosted API answers it: the mind, its default twin, and (empty) assessments and categories. */
+export interface CreatedMind {
+  mind: Mind;
+  digitalTwin: DigitalTwin;
+  mindAssessments: [];
+  mindCategories: [];
 }
-
-export const toMind = (r: MindRow): Mind => ({ id: r.id, name: r.name, createdAt: r.created_at, updatedAt: r.updated_at });
-export const toTwin = (r: DigitalTwinRow): DigitalTwin => ({
-  id: r.id,
-  mindId: r.mind_id,
-  name: r.name,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
 
 /** What a deletion removed, for the caches that hold a mind's data (they drop it at once). */
 export interface DeletedMind {
   mindId: string;
   snapshotIds: readonly string[];
 }
+
+const changesOf = (d: MindDetails & { name?: string }): MindChanges => ({
+  ...(d.name !== undefined ? { name: d.name } : {}),
+  ...(d.email !== undefined ? { email: d.email } : {}),
+  ...(d.imageUrl !== undefined ? { image_url: d.imageUrl } : {}),
+  ...(d.socialMedia !== undefined ? { social_media: d.socialMedia === null ? null : JSON.stringify(d.socialMedia) } : {}),
+  ...(d.scope !== undefined ? { scope: d.scope } : {}),
+});
 
 export class MindService {
   private readonly deletedListeners: Array<(deleted: DeletedMind) => void> = [];
@@ -51,19 +57,36 @@ export class MindService {
     this.deletedListeners.push(fn);
   }
 
-  async create(auth: AuthContext, name: string): Promise<{ mind: Mind; digitalTwin: DigitalTwin }> {
-    const at = iso(this.rt.now());
-    const mind: MindRow = { id: this.rt.newId(), account_id: auth.accountId, name, created_at: at, updated_at: at };
-    const twin: DigitalTwinRow = {
-      id: this.rt.newId(),
-      mind_id: mind.id,
-      account_id: auth.accountId,
-      name: 'Default',
-      created_at: at,
-      updated_at: at,
-    };
-    await this.store.transaction(({ repos }) => repos.minds.insertWithTwin(mind, twin));
-    return { mind: toMind(mind), digitalTwin: toTwin(twin) };
+  /** A mind with its `Default` twin, a slug free in the account, and its tags (by name, made where missing). */
+  async create(auth: AuthContext, name: string, details: MindDetails & { tags?: readonly string[] } = {}): Promise<CreatedMind> {
+    const tagNames = distinctTagNames(details.tags ?? []);
+    const id = this.rt.newId();
+    const twinId = this.rt.newId();
+    const { row, twin } = await retryingUniqueClashes(() =>
+      this.store.transaction(async ({ repos }) => {
+        const at = iso(this.rt.now());
+        const base = slugOf(name);
+        const mind: Omit<MindRow, 'name_key' | 'email_key'> = {
+          id,
+          account_id: auth.accountId,
+          name,
+          slug: freeSlug(base, await repos.minds.slugsLike(auth.accountId, base)),
+          email: details.email ?? null,
+          image_url: details.imageUrl ?? null,
+          social_media: details.socialMedia ? JSON.stringify(details.socialMedia) : null,
+          scope: details.scope ?? 'private',
+          created_at: at,
+          updated_at: at,
+        };
+        const twin: DigitalTwinRow = { id: twinId, mind_id: id, account_id: auth.accountId, name: 'Default', created_at: at, updated_at: at };
+        await repos.minds.insertWithTwin(mind, twin);
+        const tags = await ensureTags(repos, auth.accountId, tagNames, this.rt);
+        await repos.tags.setOfMind(id, tags.map((t) => t.id), at);
+        return { row: { ...mind, name_key: foldKey(name), email_key: mind.email === null ? null : foldKey(mind.email) }, twin };
+      }),
+    );
+    const [mind] = await mindViews(this.store.repos, auth.accountId, [row]);
+    return { mind: mind as Mind, digitalTwin: toTwin(twin, true), mindAssessments: [], mindCategories: [] };
   }
 
   /** The mind, or NotFound — also for another account's mind, so ids never leak across accounts. */
@@ -73,22 +96,55 @@ export class MindService {
     return row;
   }
 
-  async get(auth: AuthContext, mindId: string): Promise<Mind & { digitalTwins: DigitalTwin[] }> {
-    const row = await this.require(auth, mindId);
-    const twins = await this.store.repos.minds.twinsOf(row.id);
-    return { ...toMind(row), digitalTwins: twins.map(toTwin) };
+  async get(auth: AuthContext, mindId: string): Promise<Mind> {
+    const [mind] = await mindViews(this.store.repos, auth.accountId, [await this.require(auth, mindId)]);
+    return mind as Mind;
   }
 
-  async list(auth: AuthContext, limit: number, cursor?: string): Promise<Page<Mind>> {
-    const rows = await this.store.repos.minds.page(auth.accountId, decodeCursor(cursor), limit);
-    return toPage(rows, limit, toMind, byCreatedAt);
+  /** Newest first; with `tagNames`, only minds carrying one of them (case-insensitive; unknown names match nothing). */
+  async list(auth: AuthContext, limit: number, cursor?: string, tagNames?: readonly string[]): Promise<Page<Mind>> {
+    const after = decodeCursor(cursor);
+    let tagIds: string[] | undefined;
+    if (tagNames && tagNames.length > 0) {
+      tagIds = (await this.store.repos.tags.byKeys(auth.accountId, tagNames.map((n) => foldKey(n.trim())))).map((t) => t.id);
+      if (tagIds.length === 0) return { items: [], nextCursor: null };
+    }
+    const rows = await this.store.repos.minds.page(auth.accountId, after, limit, tagIds);
+    const page = toPage(rows, limit, (r) => r, byCreatedAt);
+    return { items: await mindViews(this.store.repos, auth.accountId, page.items), nextCursor: page.nextCursor };
+  }
+
+  /** Minds whose name, email or a tag's name contains the query, case-insensitively; newest first. */
+  async search(auth: AuthContext, query: string, limit: number): Promise<{ minds: Mind[]; count: number }> {
+    const { rows, count } = await this.store.repos.minds.search(auth.accountId, foldKey(query.trim()), limit);
+    return { minds: await mindViews(this.store.repos, auth.accountId, rows), count };
   }
 
   async rename(auth: AuthContext, mindId: string, name: string): Promise<Mind> {
-    if (!(await this.store.repos.minds.rename(auth.accountId, mindId, name, iso(this.rt.now())))) {
+    return this.update(auth, mindId, { name });
+  }
+
+  /** Changes the fields given (null clears email, imageUrl, socialMedia); the slug stays as it was made. */
+  async update(auth: AuthContext, mindId: string, changes: MindDetails & { name?: string }): Promise<Mind> {
+    if (!(await this.store.repos.minds.update(auth.accountId, mindId, changesOf(changes), iso(this.rt.now())))) {
       throw notFound('The mind', 'mind_not_found');
     }
-    return toMind(await this.require(auth, mindId));
+    return this.get(auth, mindId);
+  }
+
+  /** The mind carries exactly these tags afterwards (made where missing; an empty list clears them). */
+  async setTags(auth: AuthContext, mindId: string, names: readonly string[]): Promise<Mind> {
+    const tagNames = distinctTagNames(names);
+    await retryingUniqueClashes(() =>
+      this.store.transaction(async ({ repos }) => {
+        if (!(await repos.minds.byId(auth.accountId, mindId))) throw notFound('The mind', 'mind_not_found');
+        const at = iso(this.rt.now());
+        const tags = await ensureTags(repos, auth.accountId, tagNames, this.rt);
+        await repos.tags.setOfMind(mindId, tags.map((t) => t.id), at);
+        await repos.minds.touch(auth.accountId, mindId, at);
+      }),
+    );
+    return this.get(auth, mindId);
   }
 
   /** Removes the mind with its twins, artifacts, snapshots and memories, then its blobs. */

@@ -59,4 +59,7 @@ export interface Snapshot {
 export type NewSnapshot = Pick<Snapshot, 'id' | 'mindId' | 'accountId' | 'artifactId' | 'digitalTwinId' | 'speaker' | 'createdAt'>;
 
 /** What processing found, recorded when the snapshot completes. */
-export type SnapshotOutcome = Pick<Snapshot, 'fileKind' | 'person' | 'memoryCount' | 'fidelity' | 'reflectionsError'>;
+export type SnapshotOutcome = Pick<Snapshot, 'fileKind' | 'person' | 'memoryCount' | 'fidelity' | 'reflectionsError'> & {
+  /** The person's word tokens in the memories (the mind's tokenCount sums them). */
+  tokenCount: number;
+};

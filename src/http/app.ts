@@ -17,6 +17,7 @@ import { mindRoutes } from './routes/minds.ts';
 import { profileRoutes } from './routes/profile.ts';
 import { simulateRoutes } from './routes/simulate.ts';
 import { snapshotRoutes } from './routes/snapshots.ts';
+import { tagRoutes } from './routes/tags.ts';
 import { signedUrlRoutes, uploadReceiverRoutes } from './routes/uploads.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { webhookEventRoutes, webhookReceiverRoutes } from './routes/webhooks.ts';
@@ -146,6 +147,7 @@ const apiScope =
     useApiSecurityHeaders(api);
     await api.register(apiPipeline, { services: s });
     await api.register(mindRoutes(s, cfg));
+    await api.register(tagRoutes(s));
     await api.register(signedUrlRoutes(s));
     await api.register(snapshotRoutes(s, cfg));
     await api.register(simulateRoutes(s));

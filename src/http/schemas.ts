@@ -25,16 +25,91 @@ export const PageQuery = z.object({
   cursor: z.string().max(500).optional(),
 });
 
-export const Mind = z.object({ id: Id, name: z.string(), createdAt: Timestamp, updatedAt: Timestamp }).meta({ id: 'Mind' });
+export const Tag = z.object({ id: Id, name: z.string() }).meta({ id: 'Tag' });
+export const TagName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .refine((n) => !n.includes(',') && !/\p{Cc}/u.test(n), 'A tag name has no commas or control characters')
+  .describe('1–100 characters, no comma; unique per account whatever its case');
+
+export const MindScope = z.enum(['private', 'public']);
+export const SocialMedia = z
+  .record(z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,39}$/), z.string().max(500))
+  .refine((o) => Object.keys(o).length <= 20, 'At most 20 links')
+  .describe('Links to the person on social networks, by network name (e.g. {"linkedin": "https://…"}); at most 20');
+
 export const DigitalTwin = z
-  .object({ id: Id, mindId: Id, name: z.string(), createdAt: Timestamp, updatedAt: Timestamp })
+  .object({
+    id: Id,
+    mindId: Id,
+    name: z.string(),
+    isDefault: z.boolean().describe('The twin made with the mind'),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
   .meta({ id: 'DigitalTwin' });
+export const MindAssessment = z
+  .object({
+    id: Id.describe('The snapshot id (mindAssessmentId)'),
+    mindId: Id,
+    artifactId: Id,
+    status: z.enum(['pending', 'processing', 'completed', 'failed']),
+    createdAt: Timestamp,
+    startedAt: Timestamp.nullable(),
+    completedAt: Timestamp.nullable(),
+  })
+  .meta({ id: 'MindAssessment' });
+
+export const Mind = z
+  .object({
+    id: Id,
+    name: z.string(),
+    slug: z.string().describe('From the name, unique within the account; kept when the mind is renamed'),
+    email: z.string().nullable(),
+    imageUrl: z.string().nullable(),
+    socialMedia: SocialMedia.nullable(),
+    scope: MindScope.describe('Stored and shown; minds are never visible to another account either way'),
+    isSelf: z.boolean().describe('Always false here'),
+    tokenCount: z
+      .number()
+      .int()
+      .nullable()
+      .describe("The person's word tokens in the memories of the mind's completed snapshots; null until one completes"),
+    organizationId: z.string().describe('The account the mind belongs to'),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    tags: z.array(Tag),
+    digitalTwins: z
+      .array(DigitalTwin.extend({ mindAssessments: z.array(MindAssessment).describe('The snapshots linked to this twin, newest first') }))
+      .describe('The default twin first'),
+  })
+  .meta({ id: 'Mind' });
 
 export const MindName = z.string().trim().min(1).max(200);
-export const CreateMindBody = z.object({ name: MindName });
+const Email = z.email().max(320);
+const ImageUrl = z.url({ protocol: /^https?$/ }).max(2048);
+/** What a client may set on a mind besides its name (POST /minds and PUT /minds/{mindId}). */
+export const MindFields = {
+  email: Email.nullable().optional(),
+  imageUrl: ImageUrl.nullable().optional().describe('An http(s) URL'),
+  socialMedia: SocialMedia.nullable().optional(),
+  scope: MindScope.optional().describe('private (default) or public'),
+};
+export const CreateMindBody = z.object({
+  name: MindName,
+  ...MindFields,
+  tags: z.array(TagName).max(50).optional().describe('Tag names: existing tags are matched whatever their case, missing ones are made'),
+});
 export const UpdateMindBody = z.object({ name: MindName });
-export const CreateMindResponse = z.object({ mind: Mind, digitalTwin: DigitalTwin });
-export const MindDetail = Mind.extend({ digitalTwins: z.array(DigitalTwin) });
+export const CreateMindResponse = z.object({
+  mind: Mind,
+  digitalTwin: DigitalTwin,
+  mindAssessments: z.array(MindAssessment).max(0).describe('Always empty at creation'),
+  mindCategories: z.array(z.object({ category: z.string() })).max(0).describe('Always empty: categories are not kept'),
+});
+export const MindDetail = Mind;
 
 export const SignedUrlQuery = z.object({
   fileName: z.string().max(500).optional(),

@@ -5,6 +5,7 @@ import type { ProfileService } from '../domain/profile.ts';
 import type { RateLimits } from '../domain/rate-limits.ts';
 import type { SimulationService } from '../domain/simulation.ts';
 import type { SnapshotService } from '../domain/snapshots.ts';
+import type { TagService } from '../domain/tags.ts';
 import type { UploadService } from '../domain/uploads.ts';
 import type { UsageService } from '../domain/usage.ts';
 import type { WebhookService } from '../domain/webhooks.ts';
@@ -14,6 +15,8 @@ export interface Services {
   accounts: AccountService;
   logins: LoginService;
   minds: MindService;
+  /** Account-wide tags (a mind's own are set through `minds`). */
+  tags: TagService;
   uploads: UploadService;
   snapshots: SnapshotService;
   simulation: SimulationService;

@@ -51,7 +51,14 @@ export class ProcessSnapshotJob implements JobHandler {
     const { format, person, memories } = result;
     const reflected = await this.reflections(snap.id, mind.name, result);
     const now = iso(this.rt.now());
-    const outcome = { fileKind: format, person, memoryCount: memories.length, fidelity: result.fidelity, reflectionsError: reflected.ok ? null : reflected.error };
+    const outcome = {
+      fileKind: format,
+      person,
+      memoryCount: memories.length,
+      tokenCount: result.profile.style.words,
+      fidelity: result.fidelity,
+      reflectionsError: reflected.ok ? null : reflected.error,
+    };
     const completed = await this.store.transaction(async ({ repos }) => {
       // The move first: a snapshot deleted or failed meanwhile gets no memories.
       if (!(await repos.snapshots.complete(snap.id, outcome, now))) return false;

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { isFinal } from '../domain/snapshot.ts';
 import { run, type McpTransportKind } from './results.ts';
 import { registerUploadTools, type SignedUploadBackend } from './upload-tools.ts';
+import { registerMindTools, type MindReadBackend } from './mind-tools.ts';
 
 export type { McpTransportKind } from './results.ts';
 
@@ -24,7 +25,7 @@ export interface UploadRequest {
 }
 
 /** What the tools need; one implementation per transport. */
-export interface MindsimBackend extends SignedUploadBackend {
+export interface MindsimBackend extends SignedUploadBackend, MindReadBackend {
   createMind(name: string): Promise<unknown>;
   listMinds(limit: number): Promise<unknown[]>;
   uploadTranscript(req: UploadRequest): Promise<unknown>;
@@ -146,6 +147,7 @@ export function createMcpServer(backend: MindsimBackend, kind: McpTransportKind,
     },
     ({ mindId, message, model }) => run(() => backend.simulate(mindId, message, model)),
   );
+  registerMindTools(server, backend, run);
   const getProfile = backend.getProfile?.bind(backend);
   if (getProfile) {
     server.registerTool('get_profile', { description: TOOL_DESCRIPTIONS.get_profile, inputSchema: { mindId: common.mindId } }, ({ mindId }) =>

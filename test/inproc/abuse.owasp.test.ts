@@ -32,7 +32,7 @@ after(() => s?.close());
 
 async function targetsOf(p: Party): Promise<Targets> {
   const [key] = await s.ctx.services.accounts.listApiKeys(p.accountId);
-  return { mindId: p.mindId, twinId: p.twinId, snapshotId: p.snapshotId, artifactId: p.artifactId, pendingArtifactId: p.pendingArtifactId, signature: new URL(p.signedUrl).search.slice(1), keyId: key?.id ?? '' };
+  return { mindId: p.mindId, twinId: p.twinId, snapshotId: p.snapshotId, artifactId: p.artifactId, pendingArtifactId: p.pendingArtifactId, signature: new URL(p.signedUrl).search.slice(1), keyId: key?.id ?? '', tagId: p.tagId };
 }
 
 /** Fresh objects of the party's for requests that change or remove what they name. */
@@ -42,7 +42,8 @@ async function throwaway(p: Party): Promise<Targets> {
   const signed = await s.ctx.services.uploads.createSignedUrl(auth, mind.id, { fileName: 't.vtt' });
   const key = await s.ctx.services.accounts.createApiKey(p.accountId, 'throwaway');
   const keyId = (await s.ctx.services.accounts.listApiKeys(p.accountId)).find((k) => k.prefix === key.prefix)?.id ?? '';
-  return { ...(await targetsOf(p)), mindId: mind.id, twinId: digitalTwin.id, pendingArtifactId: signed.artifactId, signature: new URL(signed.signedUrl).search.slice(1), keyId };
+  const tagId = (await s.ctx.services.minds.setTags(auth, mind.id, [`Throwaway ${mind.id}`])).tags[0]?.id ?? '';
+  return { ...(await targetsOf(p)), mindId: mind.id, twinId: digitalTwin.id, pendingArtifactId: signed.artifactId, signature: new URL(signed.signedUrl).search.slice(1), keyId, tagId };
 }
 
 const basicOf = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;

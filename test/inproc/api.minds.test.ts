@@ -56,15 +56,15 @@ describe('minds', () => {
     assert.equal(await statusOf(sdk.minds.delete(id)), 404);
   });
 
-  it('lists newest first as a plain array, paginated with limit/cursor and a Link header', async () => {
+  it('lists newest first as {"minds": [...]} (the hosted envelope), paginated with limit/cursor and a Link header', async () => {
     const fresh = await startService();
     try {
       const c = client(fresh.api, fresh.apiKey);
       const names = ['m1', 'm2', 'm3', 'm4', 'm5'];
       for (const name of names) await fresh.sdk().minds.create(name);
       const all = await c.get('/minds');
-      assert.ok(Array.isArray(all.body));
-      assert.deepEqual(all.body.map((m: { name: string }) => m.name), [...names].reverse());
+      assert.deepEqual(Object.keys(all.body), ['minds']);
+      assert.deepEqual(all.body.minds.map((m: { name: string }) => m.name), [...names].reverse());
       assert.equal(all.headers.get('link'), null);
 
       // Every page through the Link header, as the SDK follows it; the header's exact form checked once.

@@ -16,6 +16,7 @@ import {
   WebhookEvent,
   WebhookReceived,
 } from '../../src/http/schemas.ts';
+import { MindsList } from '../../src/http/schemas/minds.ts';
 import { client, fileForm, waitForSnapshot, type Reply } from '../../testkit/http.ts';
 import { startService, type Service } from '../../testkit/service.ts';
 import { sampleInterview, teamsVtt, zoomVtt } from '../../testkit/fixtures.ts';
@@ -43,7 +44,7 @@ it('every response body matches its documented schema exactly', async () => {
   const created = await api.post('/minds', { name: 'Sam Okafor' });
   conforms(CreateMindResponse, created);
   const mindId = created.body.mind.id as string;
-  conforms(z.array(Mind), await api.get('/minds'));
+  conforms(MindsList, await api.get('/minds'));
   conforms(MindDetail, await api.get(`/minds/${mindId}`));
   conforms(Mind, await api.patch(`/minds/${mindId}`, { name: 'Sam O.' }));
 

@@ -27,7 +27,9 @@ export interface Party {
   signedUrl: string;
   webhook: { username: string; password: string };
   eventId: string;
-  /** A word, a mind name and a webhook payload value that only this account's data holds. */
+  /** A tag on the party's mind (its name is a canary too). */
+  tagId: string;
+  /** A word, a mind name, a webhook payload value and a tag name that only this account's data holds. */
   canaries: string[];
 }
 
@@ -53,6 +55,8 @@ async function makeParty(s: InProcess, name: 'A' | 'B'): Promise<Omit<Party, 'sn
   const created = await inject(s.app, { method: 'POST', url: `${API}/minds`, headers: bearer(p), payload: { name: mindName } });
   const mindId = created.json.mind.id as string;
   const twinId = created.json.digitalTwin.id as string;
+  const tagName = `Tag of ${name} ${tag}`;
+  const tagged = await inject(s.app, { method: 'PUT', url: `${API}/minds/${mindId}/tags`, headers: bearer(p), payload: { tagNames: [tagName] } });
 
   const turns = sampleInterview();
   turns.push({ speaker: 'Dana Reyes', text: 'Is there a word only you use?' }, { speaker: 'Sam Okafor', text: `I always say ${word} when I start a run.` });
@@ -89,7 +93,8 @@ async function makeParty(s: InProcess, name: 'A' | 'B'): Promise<Omit<Party, 'sn
     signedUrl: pending.signedUrl as string,
     webhook: { username: webhook.username, password: webhook.password },
     eventId: event.json.id as string,
-    canaries: [word, mindName, payloadWord],
+    tagId: tagged.json.mind.tags[0].id as string,
+    canaries: [word, mindName, payloadWord, tagName],
   };
 }
 
@@ -115,7 +120,7 @@ export async function buildWorld(s: InProcess): Promise<World> {
   return {
     a,
     b,
-    ids: (p) => [p.accountId, p.mindId, p.twinId, p.snapshotId, p.artifactId, p.pendingArtifactId, p.eventId],
+    ids: (p) => [p.accountId, p.mindId, p.twinId, p.snapshotId, p.artifactId, p.pendingArtifactId, p.eventId, p.tagId],
   };
 }
 
@@ -185,6 +190,7 @@ export async function changesTo(s: InProcess, p: Party): Promise<string[]> {
   const mind = await s.ctx.services.minds.get(auth, p.mindId).catch(() => null);
   if (mind?.name !== p.canaries[1]) out.push(`mind ${mind ? `renamed to ${mind.name}` : 'gone'}`);
   if (mind && JSON.stringify(mind.digitalTwins.map((t) => t.id)) !== JSON.stringify([p.twinId])) out.push('twins changed');
+  if (mind && JSON.stringify(mind.tags.map((t) => [t.id, t.name])) !== JSON.stringify([[p.tagId, p.canaries[3]]])) out.push(`tags: ${JSON.stringify(mind.tags)}`);
   const snaps = mind ? (await s.ctx.services.snapshots.list(auth, p.mindId, 10)).items : [];
   if (JSON.stringify(snaps.map((x) => [x.id, x.status])) !== JSON.stringify([[p.snapshotId, 'completed']])) out.push(`snapshots: ${JSON.stringify(snaps.map((x) => x.id))}`);
   const events = (await s.ctx.services.webhooks.listEvents(auth, 10)).items;

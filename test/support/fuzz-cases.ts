@@ -7,6 +7,7 @@
 import fc, { type Arbitrary } from 'fast-check';
 import { CreateMindBody, PageQuery, SignedUrlQuery, SimulateBody, UpdateMindBody } from '../../src/http/schemas.ts';
 import { UsageQuery } from '../../src/http/schemas/usage.ts';
+import { MindsQuery, PutMindBody, RenameTagBody, SearchQuery, SetTagsBody } from '../../src/http/schemas/minds.ts';
 import { API, type World } from './abuse.ts';
 import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 import { deepJson, invalidJson, nastyString, nearValid, valid } from './zod-arbitrary.ts';
@@ -112,12 +113,15 @@ export function cases(w: World): Record<string, Arbitrary<Case>> {
     'POST /api/public/v1/minds': fc.tuple(jsonBody(valid(CreateMindBody), nearValid(CreateMindBody)), jsonTypes).map(([body, type]) => ({
       method: 'POST', url: `${API}/minds`, headers: { ...auth, ...withType(body, type) }, body, ids: [],
     })),
-    'GET /api/public/v1/minds': pageQuery.map((q) => ({ method: 'GET', url: `${API}/minds${query(q)}`, headers: auth, ids: [] })),
+    'GET /api/public/v1/minds': fc
+      .oneof(pageQuery, valid(MindsQuery, { cursor }), nearValid(MindsQuery, { cursor }))
+      .map((q) => ({ method: 'GET', url: `${API}/minds${query(q)}`, headers: auth, ids: [] })),
     'GET /api/public/v1/minds/:mindId': ids.any.map((id) => ({ method: 'GET', url: `${API}/minds/${enc(id)}`, headers: auth, ids: [id] })),
     'PATCH /api/public/v1/minds/:mindId': fc.tuple(ids.mind, jsonBody(valid(UpdateMindBody), nearValid(UpdateMindBody)), jsonTypes).map(([id, body, type]) => ({
       method: 'PATCH', url: `${API}/minds/${enc(id)}`, headers: { ...auth, ...withType(body, type) }, body, ids: [id],
     })),
     'DELETE /api/public/v1/minds/:mindId': ids.deletable.map((id) => ({ method: 'DELETE', url: `${API}/minds/${enc(id)}`, headers: auth, ids: [id] })),
+    ...tagCases(w, ids, auth),
     'GET /api/public/v1/minds/:mindId/signed-url': fc
       .tuple(ids.mind, fc.oneof(valid(SignedUrlQuery), nearValid(SignedUrlQuery), fc.record({ fileName: nastyString(600), contentType: nastyString(300) })))
       .map(([id, q]) => ({ method: 'GET', url: `${API}/minds/${enc(id)}/signed-url${query(q)}`, headers: auth, ids: [id] })),
@@ -147,6 +151,33 @@ export function cases(w: World): Record<string, Arbitrary<Case>> {
     'PUT /uploads/:artifactId': uploadCase(w, ids.any),
     'POST /webhook': webhookCase(w),
     'POST /mcp': mcpCase(w, ids.any),
+  };
+}
+
+/** Search, PUT, and tags: names of A's tags and ids of A's tags mixed in. */
+function tagCases(w: World, ids: ReturnType<typeof idPools>, auth: Record<string, string>): Record<string, Arbitrary<Case>> {
+  const tagId = fc.oneof(fc.constantFrom(w.a.tagId, w.b.tagId), ids.any);
+  const names = { tagNames: fc.array(fc.oneof(fc.constantFrom(`Tag of A`, 'Fuzzed', 'fuzzed', 'FUZZED'), nastyString(40)), { maxLength: 6 }) };
+  const body = <T>(good: Arbitrary<T>, near: Arbitrary<unknown>) =>
+    fc.tuple(jsonBody(good, near), jsonTypes).map(([b, type]) => ({ body: b, headers: { ...auth, ...(b && 'json' in b ? (type ? { 'content-type': type } : {}) : { 'content-type': type || 'application/json' }) } }));
+  return {
+    'GET /api/public/v1/minds/search': fc
+      .oneof(valid(SearchQuery), nearValid(SearchQuery), fc.record({ query: fc.constantFrom('%', '_', '\\', 'mind', 'MIND', 'tag of a', "'") }))
+      .map((q) => ({ method: 'GET', url: `${API}/minds/search${query(q)}`, headers: auth, ids: [] })),
+    'PUT /api/public/v1/minds/:mindId': fc.tuple(ids.mind, body(valid(PutMindBody), nearValid(PutMindBody))).map(([id, b]) => ({
+      method: 'PUT', url: `${API}/minds/${enc(id)}`, ...b, ids: [id],
+    })),
+    'PUT /api/public/v1/minds/:mindId/tags': fc.tuple(ids.mind, body(valid(SetTagsBody, names), nearValid(SetTagsBody, names))).map(([id, b]) => ({
+      method: 'PUT', url: `${API}/minds/${enc(id)}/tags`, ...b, ids: [id],
+    })),
+    'GET /api/public/v1/tags': pageQuery.map((q) => ({ method: 'GET', url: `${API}/tags${query(q)}`, headers: auth, ids: [] })),
+    'PUT /api/public/v1/tags/:tagId': fc.tuple(tagId, body(valid(RenameTagBody), nearValid(RenameTagBody))).map(([id, b]) => ({
+      method: 'PUT', url: `${API}/tags/${enc(id)}`, ...b, ids: [id],
+    })),
+    // Never B's own tag: later checks need it on B's mind.
+    'DELETE /api/public/v1/tags/:tagId': fc.oneof(fc.constant(w.a.tagId), ids.any.filter((id) => id !== w.b.tagId)).map((id) => ({
+      method: 'DELETE', url: `${API}/tags/${enc(id)}`, headers: auth, ids: [id],
+    })),
   };
 }
 
@@ -198,6 +229,8 @@ function mcpCase(w: World, anyId: Arbitrary<string>): Arbitrary<Case> {
       message: nastyString(200),
       limit: fc.oneof(fc.integer({ min: -5, max: 300 }), nastyString(5)),
       waitSeconds: fc.constant(0),
+      query: fc.oneof(fc.constantFrom('Mind of A', 'tag of a', '%', '_'), nastyString(30)),
+      tags: fc.oneof(fc.constant(['Tag of A']), fc.array(nastyString(20), { maxLength: 3 }), nastyString(10)),
       fileName: nastyString(30),
       text: fc.oneof(fc.constant(teamsVtt(sampleInterview().slice(0, 2))), nastyString(100)),
       artifactId: fc.oneof(fc.constantFrom(w.a.artifactId, w.a.pendingArtifactId, w.b.pendingArtifactId), anyId),
@@ -208,7 +241,7 @@ function mcpCase(w: World, anyId: Arbitrary<string>): Arbitrary<Case> {
     { requiredKeys: [] },
   );
   const tools = fc.constantFrom(
-    'create_mind', 'list_minds', 'upload_transcript', 'get_snapshot_status', 'simulate', 'get_profile',
+    'create_mind', 'list_minds', 'get_all_minds', 'search_minds', 'upload_transcript', 'get_snapshot_status', 'simulate', 'get_profile',
     'get_signed_upload_url', 'upload_file_to_signed_url', 'create_snapshot', 'nope',
   );
   const call = fc.tuple(tools, args).map(([name, a]) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: a } }));

@@ -41,6 +41,7 @@ export function webCases(w: World, session: Session): Record<string, Arbitrary<C
     ),
     'POST /minds/:mindId/simulate': json((id) => `/minds/${id}/simulate`, fc.record({ message: text(400), model: fc.oneof(fc.constantFrom('mind-reasoner-standard', 'mind-reasoner-pro'), text(30)) }, { requiredKeys: ['message'] })),
     'POST /minds': form(fc.constant({ url: '/minds', ids: [] }), fc.record({ name: str(300) }, { requiredKeys: [] })),
+    'POST /minds/:mindId/tags': form(ids.mind.map((id) => ({ url: `/minds/${enc(id)}/tags`, ids: [id] })), fc.record({ tags: fc.oneof(str(300), fc.constantFrom('', 'Fuzzed, fuzzed, FUZZED', `Tag of A, ${','.repeat(60)}`)) }, { requiredKeys: [] })),
     'POST /minds/:mindId/rename': form(ids.mind.map((id) => ({ url: `/minds/${enc(id)}/rename`, ids: [id] })), fc.record({ name: str(300) }, { requiredKeys: [] })),
     'POST /minds/:mindId/delete': form(ids.deletable.map((id) => ({ url: `/minds/${enc(id)}/delete`, ids: [id] })), fc.constant({})),
     'POST /keys': form(fc.constant({ url: '/keys', ids: [] }), fc.record({ name: str(200) }, { requiredKeys: [] })),
@@ -51,7 +52,9 @@ export function webCases(w: World, session: Session): Record<string, Arbitrary<C
     'GET /minds/:mindId/snapshots': page((id) => `/minds/${id}/snapshots`),
     'GET /minds/:mindId/profile': page((id) => `/minds/${id}/profile`),
     'GET /minds/:mindId/delete': page((id) => `/minds/${id}/delete`),
-    'GET /minds': str(300).map((c) => ({ method: 'GET', url: `/minds?cursor=${enc(c)}`, headers: { cookie: session.cookie }, ids: [] })),
+    'GET /minds': fc
+      .tuple(str(300), fc.option(fc.oneof(str(120), fc.constantFrom('Tag of A', 'fuzzed'))))
+      .map(([c, tag]) => ({ method: 'GET', url: `/minds?cursor=${enc(c)}${tag === null ? '' : `&tag=${enc(tag)}`}`, headers: { cookie: session.cookie }, ids: [] })),
     'GET /usage': fc
       .record({ from: fc.oneof(fc.constantFrom('2026-01-01', '2026-02-30', '1900-01-01', ''), str(20)), to: fc.oneof(fc.constantFrom('2026-12-31', '2025-01-01'), str(20)) }, { requiredKeys: [] })
       .map((q): Case => ({ method: 'GET', url: `/usage?${new URLSearchParams(q as Record<string, string>).toString()}`, headers: { cookie: session.cookie }, ids: [] })),

@@ -18,6 +18,8 @@ export interface Targets {
   /** Query string (expires, signature) of a valid signed URL of the account. */
   signature: string;
   keyId: string;
+  /** A tag of the account's (on its mind). */
+  tagId: string;
 }
 
 export interface Req {
@@ -52,6 +54,12 @@ const V1_AND_OTHERS: Record<string, RouteSpec> = {
   'GET /api/public/v1/minds/:mindId': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/minds/${t.mindId}` }) },
   'PATCH /api/public/v1/minds/:mindId': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/minds/${t.mindId}`, json: { name: 'Renamed by the walk' } }), destructive: true },
   'DELETE /api/public/v1/minds/:mindId': { kind: 'api', owned: true, destructive: true, req: (t) => ({ url: `${API}/minds/${t.mindId}` }) },
+  'GET /api/public/v1/minds/search': { kind: 'api', req: none(`${API}/minds/search?query=mind`) },
+  'PUT /api/public/v1/minds/:mindId': { kind: 'api', owned: true, destructive: true, req: (t) => ({ url: `${API}/minds/${t.mindId}`, json: { email: 'walk@example.com', scope: 'public' } }) },
+  'PUT /api/public/v1/minds/:mindId/tags': { kind: 'api', owned: true, destructive: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/tags`, json: { tagNames: ['Walk'] } }) },
+  'GET /api/public/v1/tags': { kind: 'api', req: none(`${API}/tags`) },
+  'PUT /api/public/v1/tags/:tagId': { kind: 'api', owned: true, destructive: true, req: (t) => ({ url: `${API}/tags/${t.tagId}`, json: { name: `Renamed by the walk ${t.tagId.slice(0, 8)}` } }) },
+  'DELETE /api/public/v1/tags/:tagId': { kind: 'api', owned: true, destructive: true, req: (t) => ({ url: `${API}/tags/${t.tagId}` }) },
   'GET /api/public/v1/minds/:mindId/signed-url': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/signed-url?fileName=w.vtt` }) },
   'POST /api/public/v1/minds/:mindId/snapshots': {
     kind: 'api', owned: true, inner: true,
@@ -95,6 +103,7 @@ const V1_AND_OTHERS: Record<string, RouteSpec> = {
   'POST /keys/:keyId/revoke': { kind: 'form', owned: true, destructive: true, req: (t) => ({ url: `/keys/${t.keyId}/revoke`, form: {} }) },
   'GET /minds': { kind: 'page', req: none('/minds') },
   'POST /minds': { kind: 'form', req: () => ({ url: '/minds', form: { name: 'Walk' } }) },
+  'POST /minds/:mindId/tags': { kind: 'form', owned: true, destructive: true, req: (t) => ({ url: `/minds/${t.mindId}/tags`, form: { tags: 'Walk, Walked' } }) },
   'POST /minds/:mindId/rename': { kind: 'form', owned: true, destructive: true, req: (t) => ({ url: `/minds/${t.mindId}/rename`, form: { name: 'Renamed by the walk' } }) },
   'GET /minds/:mindId/delete': { kind: 'page', owned: true, req: (t) => ({ url: `/minds/${t.mindId}/delete` }) },
   'POST /minds/:mindId/delete': { kind: 'form', owned: true, destructive: true, req: (t) => ({ url: `/minds/${t.mindId}/delete`, form: {} }) },

@@ -3,10 +3,15 @@ import { Paginated } from './pagination.ts';
 import { API_PREFIX, Transport, sleep, type ClientOptions } from './transport.ts';
 import type {
   CreatedMind,
+  CreateMindRequest,
+  DeletedTag,
   Mind,
-  MindDetail,
   MindProfile,
+  MindSearchResult,
   Model,
+  PutMindRequest,
+  Tag,
+  UpdatedMind,
   SignedUrl,
   SimulateRequest,
   Simulation,
@@ -24,6 +29,11 @@ export interface ListOptions {
   limit?: number;
   cursor?: string;
   signal?: AbortSignal;
+}
+
+export interface MindListOptions extends ListOptions {
+  /** Only minds carrying any of these tag names (case-insensitive). */
+  tags?: string[];
 }
 
 export interface UploadOptions {
@@ -63,15 +73,34 @@ export class MindsimClient {
   }
 
   readonly minds = {
-    create: (name: string, signal?: AbortSignal) =>
-      this.transport.json<CreatedMind>({ method: 'POST', path: `${API_PREFIX}/minds`, json: { name }, signal }),
-    /** Newest first, every page: `for await (const mind of client.minds.list())`. */
-    list: (opts: ListOptions = {}) =>
-      new Paginated<Mind>(this.transport, `${API_PREFIX}/minds`, { limit: opts.limit, cursor: opts.cursor }, opts.signal),
+    /** A mind (and its `Default` twin) from a name, or from a name with email, imageUrl, socialMedia, scope and tag names. */
+    create: (mind: string | CreateMindRequest, signal?: AbortSignal) =>
+      this.transport.json<CreatedMind>({ method: 'POST', path: `${API_PREFIX}/minds`, json: typeof mind === 'string' ? { name: mind } : mind, signal }),
+    /** Newest first, every page: `for await (const mind of client.minds.list({ tags: ['Marketing'] }))`. */
+    list: (opts: MindListOptions = {}) =>
+      new Paginated<Mind>(
+        this.transport,
+        `${API_PREFIX}/minds`,
+        { limit: opts.limit, cursor: opts.cursor, tags: opts.tags?.length ? opts.tags.join(',') : undefined },
+        opts.signal,
+        'minds',
+      ),
+    /** Minds whose name, email or a tag name contains the query (case-insensitive): `{minds, count}`. */
+    search: (query: string, opts: { limit?: number; signal?: AbortSignal } = {}) =>
+      this.transport.json<MindSearchResult>({ method: 'GET', path: `${API_PREFIX}/minds/search`, query: { query, limit: opts.limit }, signal: opts.signal }),
     get: (mindId: string, signal?: AbortSignal) =>
-      this.transport.json<MindDetail>({ method: 'GET', path: `${API_PREFIX}/minds/${enc(mindId)}`, signal }),
+      this.transport.json<Mind>({ method: 'GET', path: `${API_PREFIX}/minds/${enc(mindId)}`, signal }),
+    /** Renames (PATCH): answers the mind. */
     update: (mindId: string, changes: { name: string }, signal?: AbortSignal) =>
       this.transport.json<Mind>({ method: 'PATCH', path: `${API_PREFIX}/minds/${enc(mindId)}`, json: changes, signal }),
+    /** Changes the fields given (PUT; null clears email, imageUrl, socialMedia): `{success: true, mind}`. */
+    put: (mindId: string, changes: PutMindRequest, signal?: AbortSignal) =>
+      this.transport.json<UpdatedMind>({ method: 'PUT', path: `${API_PREFIX}/minds/${enc(mindId)}`, json: changes, signal }),
+    /** The same as `put`, under the name of the hosted SDK's method. */
+    replace: (mindId: string, changes: PutMindRequest, signal?: AbortSignal) => this.minds.put(mindId, changes, signal),
+    /** The mind carries exactly these tags afterwards (missing ones are made; [] clears): `{mind}`. */
+    setTags: (mindId: string, tagNames: string[], signal?: AbortSignal) =>
+      this.transport.json<{ mind: Mind }>({ method: 'PUT', path: `${API_PREFIX}/minds/${enc(mindId)}/tags`, json: { tagNames }, signal }),
     /** The persona profile built from the mind's completed snapshots (409 before one completes). */
     profile: (mindId: string, signal?: AbortSignal) =>
       this.transport.json<MindProfile>({ method: 'GET', path: `${API_PREFIX}/minds/${enc(mindId)}/profile`, signal }),
@@ -79,6 +108,18 @@ export class MindsimClient {
       const res = await this.transport.send({ method: 'DELETE', path: `${API_PREFIX}/minds/${enc(mindId)}`, signal });
       await res.body?.cancel();
     },
+  };
+
+  /** The account's tags (`{id, name}`, unique per account whatever their case). */
+  readonly tags = {
+    /** `{tags}`, by name. */
+    list: (signal?: AbortSignal) => this.transport.json<{ tags: Tag[] }>({ method: 'GET', path: `${API_PREFIX}/tags`, signal }),
+    /** `{tag}`; 409 TAG_NAME_TAKEN when another tag has the name. */
+    rename: (tagId: string, name: string, signal?: AbortSignal) =>
+      this.transport.json<{ tag: Tag }>({ method: 'PUT', path: `${API_PREFIX}/tags/${enc(tagId)}`, json: { name }, signal }),
+    /** Removes the tag from every mind: `{message, tagId}`. */
+    delete: (tagId: string, signal?: AbortSignal) =>
+      this.transport.json<DeletedTag>({ method: 'DELETE', path: `${API_PREFIX}/tags/${enc(tagId)}`, signal }),
   };
 
   readonly uploads = {

@@ -196,12 +196,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List minds, newest first */
+        /** List minds, newest first (optionally those carrying any of some tags) */
         get: {
             parameters: {
                 query?: {
                     limit?: number;
                     cursor?: string;
+                    /** @description Only minds carrying any of these tag names (case-insensitive): ?tags=a,b or ?tags=a&tags=b */
+                    tags?: string | string[];
                 };
                 header?: never;
                 path?: never;
@@ -215,7 +217,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Mind"][];
+                        "application/json": components["schemas"]["MindList"];
                     };
                 };
                 /** @description Default Response */
@@ -260,6 +262,19 @@ export interface paths {
                 content: {
                     "application/json": {
                         name: string;
+                        email?: string | null;
+                        /** @description An http(s) URL */
+                        imageUrl?: string | null;
+                        socialMedia?: {
+                            [key: string]: string;
+                        } | null;
+                        /**
+                         * @description private (default) or public
+                         * @enum {string}
+                         */
+                        scope?: "private" | "public";
+                        /** @description Tag names: existing tags are matched whatever their case, missing ones are made */
+                        tags?: string[];
                     };
                 };
             };
@@ -273,6 +288,12 @@ export interface paths {
                         "application/json": {
                             mind: components["schemas"]["Mind"];
                             digitalTwin: components["schemas"]["DigitalTwin"];
+                            /** @description Always empty at creation */
+                            mindAssessments: components["schemas"]["MindAssessment"][];
+                            /** @description Always empty: categories are not kept */
+                            mindCategories: {
+                                category: string;
+                            }[];
                         };
                     };
                 };
@@ -311,6 +332,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/v1/minds/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search minds by name, email or tag name (partial, case-insensitive) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Matched anywhere in the name, the email or a tag name, whatever its case */
+                    query: string;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first, at most `limit` */
+                            minds: components["schemas"]["Mind"][];
+                            /** @description How many minds match in all (may exceed the minds returned) */
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/v1/minds/{mindId}": {
         parameters: {
             query?: never;
@@ -336,15 +429,87 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        "application/json": components["schemas"]["Mind"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Update a mind: name, email, imageUrl, socialMedia, scope (the fields given) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                };
+                cookie?: never;
+            };
+            /** @description The fields given are changed, the others kept; null clears email, imageUrl or socialMedia */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        email?: string | null;
+                        /** @description An http(s) URL */
+                        imageUrl?: string | null;
+                        socialMedia?: {
+                            [key: string]: string;
+                        } | null;
+                        /**
+                         * @description private (default) or public
+                         * @enum {string}
+                         */
+                        scope?: "private" | "public";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
                         "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @description ISO 8601 timestamp in UTC, ending in Z */
-                            createdAt: string;
-                            /** @description ISO 8601 timestamp in UTC, ending in Z */
-                            updatedAt: string;
-                            digitalTwins: components["schemas"]["DigitalTwin"][];
+                            /** @enum {boolean} */
+                            success: true;
+                            mind: components["schemas"]["Mind"];
                         };
                     };
                 };
@@ -386,7 +551,6 @@ export interface paths {
                 };
             };
         };
-        put?: never;
         post?: never;
         /** Delete a mind with its twins, artifacts, files, snapshots and memories */
         delete: {
@@ -512,6 +676,301 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/public/v1/minds/{mindId}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the tags of a mind (exactly these; missing tags are made) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The mind carries exactly these tags afterwards; missing tags are made, [] clears */
+                        tagNames: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            mind: components["schemas"]["Mind"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's tags */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description By name, case-insensitively */
+                            tags: components["schemas"]["Tag"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/tags/{tagId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rename a tag (409 when another tag has the name, whatever its case) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    tagId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description 1–100 characters, no comma; unique per account whatever its case */
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            tag: components["schemas"]["Tag"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a tag (it is removed from every mind) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    tagId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            message: "Tag deleted successfully";
+                            /** Format: uuid */
+                            tagId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/public/v1/minds/{mindId}/signed-url": {
@@ -1354,14 +1813,10 @@ export interface components {
             /** @description On 429: seconds to wait, as in Retry-After */
             retryAfter?: number;
         };
-        MindInput: {
+        TagInput: {
             /** Format: uuid */
             id: string;
             name: string;
-            /** @description ISO 8601 timestamp in UTC, ending in Z */
-            createdAt: string;
-            /** @description ISO 8601 timestamp in UTC, ending in Z */
-            updatedAt: string;
         };
         DigitalTwinInput: {
             /** Format: uuid */
@@ -1369,10 +1824,73 @@ export interface components {
             /** Format: uuid */
             mindId: string;
             name: string;
+            /** @description The twin made with the mind */
+            isDefault: boolean;
             /** @description ISO 8601 timestamp in UTC, ending in Z */
             createdAt: string;
             /** @description ISO 8601 timestamp in UTC, ending in Z */
             updatedAt: string;
+        };
+        MindAssessmentInput: {
+            /**
+             * Format: uuid
+             * @description The snapshot id (mindAssessmentId)
+             */
+            id: string;
+            /** Format: uuid */
+            mindId: string;
+            /** Format: uuid */
+            artifactId: string;
+            /** @enum {string} */
+            status: "pending" | "processing" | "completed" | "failed";
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
+            startedAt: string | null;
+            completedAt: string | null;
+        };
+        MindInput: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description From the name, unique within the account; kept when the mind is renamed */
+            slug: string;
+            email: string | null;
+            imageUrl: string | null;
+            socialMedia: {
+                [key: string]: string;
+            } | null;
+            /**
+             * @description Stored and shown; minds are never visible to another account either way
+             * @enum {string}
+             */
+            scope: "private" | "public";
+            /** @description Always false here */
+            isSelf: boolean;
+            /** @description The person's word tokens in the memories of the mind's completed snapshots; null until one completes */
+            tokenCount: number | null;
+            /** @description The account the mind belongs to */
+            organizationId: string;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            updatedAt: string;
+            tags: components["schemas"]["TagInput"][];
+            /** @description The default twin first */
+            digitalTwins: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                mindId: string;
+                name: string;
+                /** @description The twin made with the mind */
+                isDefault: boolean;
+                /** @description ISO 8601 timestamp in UTC, ending in Z */
+                createdAt: string;
+                /** @description ISO 8601 timestamp in UTC, ending in Z */
+                updatedAt: string;
+                /** @description The snapshots linked to this twin, newest first */
+                mindAssessments: components["schemas"]["MindAssessmentInput"][];
+            }[];
         };
         SnapshotStatusInput: {
             /** Format: uuid */
@@ -1500,6 +2018,9 @@ export interface components {
                 lastSeq: number;
             }[];
         };
+        MindListInput: {
+            minds: components["schemas"]["MindInput"][];
+        };
         UsageInput: {
             /** Format: date */
             from: string;
@@ -1556,14 +2077,10 @@ export interface components {
             /** @description On 429: seconds to wait, as in Retry-After */
             retryAfter?: number;
         };
-        Mind: {
+        Tag: {
             /** Format: uuid */
             id: string;
             name: string;
-            /** @description ISO 8601 timestamp in UTC, ending in Z */
-            createdAt: string;
-            /** @description ISO 8601 timestamp in UTC, ending in Z */
-            updatedAt: string;
         };
         DigitalTwin: {
             /** Format: uuid */
@@ -1571,10 +2088,73 @@ export interface components {
             /** Format: uuid */
             mindId: string;
             name: string;
+            /** @description The twin made with the mind */
+            isDefault: boolean;
             /** @description ISO 8601 timestamp in UTC, ending in Z */
             createdAt: string;
             /** @description ISO 8601 timestamp in UTC, ending in Z */
             updatedAt: string;
+        };
+        MindAssessment: {
+            /**
+             * Format: uuid
+             * @description The snapshot id (mindAssessmentId)
+             */
+            id: string;
+            /** Format: uuid */
+            mindId: string;
+            /** Format: uuid */
+            artifactId: string;
+            /** @enum {string} */
+            status: "pending" | "processing" | "completed" | "failed";
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
+            startedAt: string | null;
+            completedAt: string | null;
+        };
+        Mind: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description From the name, unique within the account; kept when the mind is renamed */
+            slug: string;
+            email: string | null;
+            imageUrl: string | null;
+            socialMedia: {
+                [key: string]: string;
+            } | null;
+            /**
+             * @description Stored and shown; minds are never visible to another account either way
+             * @enum {string}
+             */
+            scope: "private" | "public";
+            /** @description Always false here */
+            isSelf: boolean;
+            /** @description The person's word tokens in the memories of the mind's completed snapshots; null until one completes */
+            tokenCount: number | null;
+            /** @description The account the mind belongs to */
+            organizationId: string;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            updatedAt: string;
+            tags: components["schemas"]["Tag"][];
+            /** @description The default twin first */
+            digitalTwins: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                mindId: string;
+                name: string;
+                /** @description The twin made with the mind */
+                isDefault: boolean;
+                /** @description ISO 8601 timestamp in UTC, ending in Z */
+                createdAt: string;
+                /** @description ISO 8601 timestamp in UTC, ending in Z */
+                updatedAt: string;
+                /** @description The snapshots linked to this twin, newest first */
+                mindAssessments: components["schemas"]["MindAssessment"][];
+            }[];
         };
         SnapshotStatus: {
             /** Format: uuid */
@@ -1701,6 +2281,9 @@ export interface components {
                 firstSeq: number;
                 lastSeq: number;
             }[];
+        };
+        MindList: {
+            minds: components["schemas"]["Mind"][];
         };
         Usage: {
             /** Format: date */

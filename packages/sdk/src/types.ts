@@ -20,7 +20,15 @@ type JsonBody<P extends keyof paths, M extends Method> = paths[P][M] extends {
 export type { components, paths };
 export type Mind = components['schemas']['Mind'];
 export type DigitalTwin = components['schemas']['DigitalTwin'];
-export type MindDetail = Ok<'/api/public/v1/minds/{mindId}', 'get'>;
+/** A mind as `GET /minds/{mindId}` answers it (the same Mind object everywhere now). */
+export type MindDetail = Mind;
+export type Tag = components['schemas']['Tag'];
+export type MindAssessment = components['schemas']['MindAssessment'];
+export type CreateMindRequest = JsonBody<'/api/public/v1/minds', 'post'>;
+export type PutMindRequest = JsonBody<'/api/public/v1/minds/{mindId}', 'put'>;
+export type UpdatedMind = Ok<'/api/public/v1/minds/{mindId}', 'put'>;
+export type MindSearchResult = Ok<'/api/public/v1/minds/search', 'get'>;
+export type DeletedTag = Ok<'/api/public/v1/tags/{tagId}', 'delete'>;
 export type MindProfile = components['schemas']['MindProfile'];
 export type CreatedMind = Ok<'/api/public/v1/minds', 'post'>;
 export type SignedUrl = Ok<'/api/public/v1/minds/{mindId}/signed-url', 'get'>;

@@ -4,6 +4,7 @@ import { loginCommand } from './login-command.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { mindsCommands } from './minds-commands.ts';
 import { simulateCommands } from './simulate-commands.ts';
+import { tagsCommands } from './tags-commands.ts';
 import { EXIT, reportError, type OutputOptions } from './terminal.ts';
 import { uploadCommand } from './upload-command.ts';
 import { usageCommand } from './usage-command.ts';
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   const global = (): OutputOptions => program.opts<OutputOptions>();
   loginCommand(program, global);
   mindsCommands(program, global);
+  tagsCommands(program, global);
   uploadCommand(program, global);
   simulateCommands(program, global);
   usageCommand(program, global);

@@ -27,6 +27,15 @@ class SdkBackend implements MindsimBackend {
     return minds;
   }
 
+  async allMinds({ limit, tags }: { limit: number; tags?: string[] }) {
+    for await (const minds of this.client.minds.list({ limit, tags }).pages()) return { minds };
+    return { minds: [] };
+  }
+
+  searchMinds(query: string, limit: number) {
+    return this.client.minds.search(query, { limit });
+  }
+
   async uploadTranscript({ mindId, transcript, digitalTwinId, speaker }: UploadRequest) {
     if (transcript.kind !== 'path') throw new Error('Give the path of a local transcript file.');
     const file = path.resolve(transcript.path);

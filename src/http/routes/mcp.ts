@@ -26,6 +26,14 @@ class ServiceBackend implements MindsimBackend {
     return (await this.s.minds.list(this.auth, limit)).items;
   }
 
+  async allMinds({ limit, tags }: { limit: number; tags?: string[] }) {
+    return { minds: (await this.s.minds.list(this.auth, limit, undefined, tags)).items };
+  }
+
+  searchMinds(query: string, limit: number) {
+    return this.s.minds.search(this.auth, query, limit);
+  }
+
   async uploadTranscript({ mindId, transcript, digitalTwinId, speaker }: UploadRequest) {
     if (transcript.kind !== 'content') throw new Error('Send the transcript content over HTTP.');
     if (transcript.bytes.length > this.cfg.maxDirectFileBytes) throw tooLarge(this.cfg.maxDirectFileBytes, 'The transcript');

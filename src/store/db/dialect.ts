@@ -7,3 +7,9 @@ export type DialectName = 'sqlite' | 'postgres';
 export function dialectOf(db: Kysely<any>): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
+
+/** A write refused by a unique index (SQLite: SQLITE_CONSTRAINT_UNIQUE or _PRIMARYKEY; PostgreSQL: 23505). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}

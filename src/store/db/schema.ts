@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** Table shapes as Kysely sees them. Timestamps are ISO 8601 UTC strings (sortable as text). */
 export interface AccountsTable {
@@ -26,6 +26,32 @@ export interface MindsTable {
   name: string;
   created_at: string;
   updated_at: string;
+  /** Unique per account (006_mind_tags); null only for a row written by a process older than that migration. */
+  slug: string | null;
+  email: string | null;
+  image_url: string | null;
+  /** JSON object of the mind's social media links. */
+  social_media: string | null;
+  scope: ColumnType<'private' | 'public', 'private' | 'public' | undefined, 'private' | 'public'>;
+  /** Folded name and email (kernel/name-keys.ts foldKey) that search compares. */
+  name_key: string | null;
+  email_key: string | null;
+}
+
+/** Account-wide tags, unique per account by their folded name. */
+export interface TagsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  name_key: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MindTagsTable {
+  mind_id: string;
+  tag_id: string;
+  created_at: string;
 }
 
 export interface DigitalTwinsTable {
@@ -68,6 +94,8 @@ export interface SnapshotsTable {
   file_kind: string | null;
   person: string | null;
   memory_count: number | null;
+  /** The person's word tokens in the snapshot's memories, once completed (006_mind_tags). */
+  token_count: number | null;
   /** JSON of the leave-some-out self-check (see engines/fidelity-check.ts), null when too few Q/A pairs. */
   fidelity: string | null;
   /** Why the expert reflections are missing although an LLM is configured (null when written or not wanted). */
@@ -213,6 +241,8 @@ export interface Database {
   api_keys: ApiKeysTable;
   minds: MindsTable;
   digital_twins: DigitalTwinsTable;
+  tags: TagsTable;
+  mind_tags: MindTagsTable;
   artifacts: ArtifactsTable;
   snapshots: SnapshotsTable;
   memories: MemoriesTable;

@@ -19,6 +19,15 @@ const Scenario = z.object({
   model: z.enum(['mind-reasoner-standard', 'mind-reasoner-pro']).default('mind-reasoner-standard'),
 });
 
+/** The tags form: names separated by commas (empty: no tags). */
+const TagsForm = z.object({
+  tags: z
+    .string()
+    .max(6000)
+    .default('')
+    .transform((v) => v.split(',').map((n) => n.trim()).filter((n) => n.length > 0)),
+});
+
 const mindIdOf = (req: FastifyRequest) => (req.params as { mindId: string }).mindId;
 const FINAL = new Set(['completed', 'failed']);
 
@@ -53,6 +62,14 @@ export function mindDetailPages(s: Services) {
         profile: await profileOf(s, auth, mind.id),
         models: s.simulation.models(),
       });
+    });
+
+    /** The owner sets the mind's tags (exactly those named; missing tags are made). */
+    app.post('/minds/:mindId/tags', async (req, reply) => {
+      const auth = viewerAuth(req);
+      const { tags } = TagsForm.parse(req.body ?? {});
+      await s.minds.setTags(auth, mindIdOf(req), tags);
+      return reply.redirect(`/minds/${mindIdOf(req)}`, 303);
     });
 
     /** The snapshot list alone: htmx polls it while a snapshot is pending or processing. */

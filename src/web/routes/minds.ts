@@ -6,16 +6,19 @@ import { viewerAuth } from '../guard.ts';
 import { render } from '../render.ts';
 
 const NameForm = z.object({ name: MindName });
+/** `tag`: only the minds carrying it (the filter links of the list). */
+const ListQuery = z.object({ cursor: z.string().max(200).optional(), tag: z.string().trim().min(1).max(100).optional() });
 const PAGE = 50;
 
-/** Minds: list (paged), create, rename, delete after a confirmation page. */
+/** Minds: list (paged, filtered by a tag), create, rename, delete after a confirmation page. */
 export function mindPages(s: Services) {
   return async (app: FastifyInstance) => {
     app.get('/minds', async (req, reply) => {
       const auth = viewerAuth(req);
-      const { cursor } = z.object({ cursor: z.string().max(200).optional() }).parse(req.query);
-      const page = await s.minds.list(auth, PAGE, cursor);
-      return render(req, reply, 'minds', { title: 'Minds', minds: page.items, nextCursor: page.nextCursor });
+      const { cursor, tag } = ListQuery.parse(req.query);
+      const [page, tags] = await Promise.all([s.minds.list(auth, PAGE, cursor, tag ? [tag] : undefined), s.tags.list(auth)]);
+      const more = page.nextCursor ? `/minds?${new URLSearchParams({ ...(tag ? { tag } : {}), cursor: page.nextCursor }).toString()}` : null;
+      return render(req, reply, 'minds', { title: 'Minds', minds: page.items, more, tags, tag: tag ?? null });
     });
 
     app.post('/minds', async (req, reply) => {

@@ -4,6 +4,7 @@ import * as m002 from './002_profiles.ts';
 import * as m003 from './003_sessions.ts';
 import * as m004 from './004_usage_rate_limits.ts';
 import * as m005 from './005_job_groups.ts';
+import * as m006 from './006_mind_tags.ts';
 import * as m009 from './009_usage_keys.ts';
 
 /** Migrations are versioned in the repo and applied in name order at start. */
@@ -13,6 +14,7 @@ export const migrations: Record<string, Migration> = {
   '003_sessions': m003,
   '004_usage_rate_limits': m004,
   '005_job_groups': m005,
+  '006_mind_tags': m006,
   '009_usage_keys': m009,
 };
 

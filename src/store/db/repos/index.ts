@@ -2,11 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import { AccountsRepo, ApiKeysRepo } from './accounts.ts';
 import { ArtifactsRepo } from './artifacts.ts';
+import { MindDetailsRepo } from './mind-details.ts';
 import { MindsRepo } from './minds.ts';
 import { ProfilesRepo } from './profiles.ts';
 import { SessionsRepo } from './sessions.ts';
 import { SettingsRepo } from './settings.ts';
 import { SnapshotsRepo } from './snapshots.ts';
+import { TagsRepo } from './tags.ts';
 import { RateLimitWindowsRepo, UsageRepo } from './usage.ts';
 import { WebhooksRepo } from './webhooks.ts';
 
@@ -15,6 +17,8 @@ export interface Repos {
   accounts: AccountsRepo;
   apiKeys: ApiKeysRepo;
   minds: MindsRepo;
+  mindDetails: MindDetailsRepo;
+  tags: TagsRepo;
   artifacts: ArtifactsRepo;
   snapshots: SnapshotsRepo;
   profiles: ProfilesRepo;
@@ -30,6 +34,8 @@ export function makeRepos(db: Kysely<Database>): Repos {
     accounts: new AccountsRepo(db),
     apiKeys: new ApiKeysRepo(db),
     minds: new MindsRepo(db),
+    mindDetails: new MindDetailsRepo(db),
+    tags: new TagsRepo(db),
     artifacts: new ArtifactsRepo(db),
     snapshots: new SnapshotsRepo(db),
     profiles: new ProfilesRepo(db),

@@ -1,16 +1,55 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { PageCursor } from '../../../kernel/pagination.ts';
 import type { Database, DigitalTwinsTable, MindsTable } from '../schema.ts';
+import { foldKey } from '../../../kernel/name-keys.ts';
 import { olderThan } from './keyset.ts';
 
 export type MindRow = Selectable<MindsTable>;
 export type DigitalTwinRow = Selectable<DigitalTwinsTable>;
+/** What an update may change (the keys follow name and email: the repository keeps them in step). */
+export type MindChanges = Pick<Updateable<MindsTable>, 'name' | 'email' | 'image_url' | 'social_media' | 'scope'>;
+
+/** A LIKE pattern matching `text` anywhere, its own % _ and \ taken literally (with `escape '\'`). */
+const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const like = (column: string, pattern: string) => sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
+
+/** Minds whose folded name or email, or one of whose tags' folded names, contains the folded query. */
+function matching(folded: string) {
+  const pattern = containsPattern(folded);
+  return (eb: ExpressionBuilder<Database, 'minds'>) =>
+    eb.or([
+      like('minds.name_key', pattern),
+      like('minds.email_key', pattern),
+      eb.exists(
+        eb
+          .selectFrom('mind_tags')
+          .innerJoin('tags', 'tags.id', 'mind_tags.tag_id')
+          .select(sql.lit(1).as('one'))
+          .whereRef('mind_tags.mind_id', '=', 'minds.id')
+          .where(like('tags.name_key', pattern)),
+      ),
+    ]);
+}
+
+/** Minds carrying at least one of these tags. */
+const taggedWithAny = (tagIds: readonly string[]) => (eb: ExpressionBuilder<Database, 'minds'>) =>
+  eb.exists(
+    eb
+      .selectFrom('mind_tags')
+      .select(sql.lit(1).as('one'))
+      .whereRef('mind_tags.mind_id', '=', 'minds.id')
+      .where('mind_tags.tag_id', 'in', [...tagIds]),
+  );
 
 export class MindsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insertWithTwin(mind: MindRow, twin: DigitalTwinRow): Promise<void> {
-    await this.db.insertInto('minds').values(mind).execute();
+  /** The mind (its name and email keys derived here) with its first digital twin. */
+  async insertWithTwin(mind: Omit<MindRow, 'name_key' | 'email_key'>, twin: DigitalTwinRow): Promise<void> {
+    await this.db
+      .insertInto('minds')
+      .values({ ...mind, name_key: foldKey(mind.name), email_key: mind.email === null ? null : foldKey(mind.email) })
+      .execute();
     await this.db.insertInto('digital_twins').values(twin).execute();
   }
 
@@ -23,21 +62,51 @@ export class MindsRepo {
       .executeTakeFirst();
   }
 
-  /** limit+1 rows so the caller can tell whether another page exists. */
-  page(accountId: string, cursor: PageCursor | null, limit: number): Promise<MindRow[]> {
+  /** limit+1 rows so the caller can tell whether another page exists; with `tagIds`, only minds carrying one of them. */
+  page(accountId: string, cursor: PageCursor | null, limit: number, tagIds?: readonly string[]): Promise<MindRow[]> {
     let q = this.db.selectFrom('minds').selectAll().where('account_id', '=', accountId);
+    if (tagIds) q = q.where(taggedWithAny(tagIds));
     if (cursor) q = q.where(olderThan(cursor));
     return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
   }
 
-  async rename(accountId: string, id: string, name: string, at: string): Promise<boolean> {
+  /** Up to `limit` minds matching the folded query (name, email, tag names), newest first, and how many match in all. */
+  async search(accountId: string, folded: string, limit: number): Promise<{ rows: MindRow[]; count: number }> {
+    const base = this.db.selectFrom('minds').where('account_id', '=', accountId).where(matching(folded));
+    const [rows, total] = await Promise.all([
+      base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, count: Number(total.n) };
+  }
+
+  /** The slugs of the account equal to `base` or of the form base-…, to pick a free one. */
+  async slugsLike(accountId: string, base: string): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom('minds')
+      .select('slug')
+      .where('account_id', '=', accountId)
+      .where((eb) => eb.or([eb('slug', '=', base), like('slug', `${base}-%`)]))
+      .execute();
+    return new Set(rows.map((r) => r.slug).filter((s): s is string => s !== null));
+  }
+
+  async update(accountId: string, id: string, changes: MindChanges, at: string): Promise<boolean> {
+    const keys: Updateable<MindsTable> = {};
+    if (changes.name !== undefined) keys.name_key = foldKey(changes.name);
+    if (changes.email !== undefined) keys.email_key = changes.email === null ? null : foldKey(changes.email);
     const r = await this.db
       .updateTable('minds')
-      .set({ name, updated_at: at })
+      .set({ ...changes, ...keys, updated_at: at })
       .where('id', '=', id)
       .where('account_id', '=', accountId)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
+  }
+
+  /** Marks the mind changed (its tags were set). */
+  async touch(accountId: string, id: string, at: string): Promise<void> {
+    await this.db.updateTable('minds').set({ updated_at: at }).where('id', '=', id).where('account_id', '=', accountId).execute();
   }
 
   /** The mind whatever its account (operator commands only: the API always scopes by account). */
@@ -66,6 +135,7 @@ export class MindsRepo {
     await this.db.deleteFrom('snapshots').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('artifacts').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('digital_twins').where('mind_id', '=', id).execute();
+    await this.db.deleteFrom('mind_tags').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('minds').where('id', '=', id).where('account_id', '=', accountId).execute();
     return { snapshotIds };
   }

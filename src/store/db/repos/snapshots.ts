@@ -134,6 +134,7 @@ export class SnapshotsRepo {
       file_kind: outcome.fileKind,
       person: outcome.person,
       memory_count: outcome.memoryCount,
+      token_count: outcome.tokenCount,
       fidelity: outcome.fidelity ? JSON.stringify(outcome.fidelity) : null,
       reflections_error: outcome.reflectionsError,
       error_code: null,
