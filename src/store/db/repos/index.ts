@@ -6,6 +6,7 @@ import { MindsRepo } from './minds.ts';
 import { ProfilesRepo } from './profiles.ts';
 import { SessionsRepo } from './sessions.ts';
 import { SettingsRepo } from './settings.ts';
+import { SimulationsRepo } from './simulations.ts';
 import { SnapshotsRepo } from './snapshots.ts';
 import { RateLimitWindowsRepo, UsageRepo } from './usage.ts';
 import { WebhooksRepo } from './webhooks.ts';
@@ -23,6 +24,7 @@ export interface Repos {
   usage: UsageRepo;
   rateLimitWindows: RateLimitWindowsRepo;
   sessions: SessionsRepo;
+  simulations: SimulationsRepo;
 }
 
 export function makeRepos(db: Kysely<Database>): Repos {
@@ -38,5 +40,6 @@ export function makeRepos(db: Kysely<Database>): Repos {
     usage: new UsageRepo(db),
     rateLimitWindows: new RateLimitWindowsRepo(db),
     sessions: new SessionsRepo(db),
+    simulations: new SimulationsRepo(db),
   };
 }

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { PageCursor } from '../../../kernel/pagination.ts';
 import type { Database, DigitalTwinsTable, MindsTable } from '../schema.ts';
 import { olderThan } from './keyset.ts';
+import { SimulationsRepo } from './simulations.ts';
 
 export type MindRow = Selectable<MindsTable>;
 export type DigitalTwinRow = Selectable<DigitalTwinsTable>;
@@ -48,7 +49,8 @@ export class MindsRepo {
   /**
    * Deletes the mind and, explicitly (not relying on cascades), every row that hangs off it or
    * names it: twins, artifacts, snapshots with their memories, profiles and reflections, and the
-   * snapshots' jobs (their payload holds the snapshot id). Answers the deleted snapshots' ids.
+   * snapshots' jobs (their payload holds the snapshot id), and its simulations with their messages
+   * and jobs. Answers the deleted snapshots' ids.
    */
   async delete(accountId: string, id: string): Promise<{ snapshotIds: string[] }> {
     const snapshotIds = (await this.db.selectFrom('snapshots').select('id').where('mind_id', '=', id).execute()).map((r) => r.id);
@@ -59,6 +61,7 @@ export class MindsRepo {
         .where((eb) => eb.or(batch.map((sid) => eb('payload', 'like', `%"snapshotId":"${sid}"%`))))
         .execute();
     }
+    await new SimulationsRepo(this.db).deleteOfMind(id);
     const ofMind = this.db.selectFrom('snapshots').select('id').where('mind_id', '=', id);
     await this.db.deleteFrom('memories').where('snapshot_id', 'in', ofMind).execute();
     await this.db.deleteFrom('snapshot_reflections').where('mind_id', '=', id).execute();
