@@ -4,9 +4,10 @@
  * `mindsim mcp` (backed by the SDK against MINDSIM_BASE_URL).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { isFinal } from '../domain/snapshot.ts';
+import { registerSimulationTools, type SimulationBackend } from './simulation-tools.ts';
+import { run } from './tool-result.ts';
 
 export type McpTransportKind = 'http' | 'stdio';
 
@@ -23,12 +24,11 @@ export interface UploadRequest {
 }
 
 /** What the tools need; one implementation per transport. */
-export interface MindsimBackend {
+export interface MindsimBackend extends SimulationBackend {
   createMind(name: string): Promise<unknown>;
   listMinds(limit: number): Promise<unknown[]>;
   uploadTranscript(req: UploadRequest): Promise<unknown>;
   snapshotStatus(mindId: string, snapshotId: string): Promise<{ status: string }>;
-  simulate(mindId: string, message: string, model?: string): Promise<unknown>;
   /** Present only when the service has `GET /minds/{mindId}/profile`. */
   getProfile?(mindId: string): Promise<unknown>;
 }
@@ -50,11 +50,6 @@ export const TOOL_DESCRIPTIONS = {
     'Status of a transcript being processed: pending, processing, completed or failed (with the reason in `error`). ' +
     'Call it after upload_transcript until the status is completed or failed; `waitSeconds` (up to 60) waits on the server side ' +
     'so you need fewer calls. Only a completed snapshot can be simulated.',
-  simulate:
-    'Simulate how the person behind a mind would think, feel, say and act in a scenario (a question or situation in plain words). ' +
-    'Needs at least one completed snapshot (else error snapshot_not_ready: upload a transcript and wait). Returns the answer ' +
-    '`message`, the `analysis` (thinking, feeling, saying, acting), a `confidence` from 0 to 1 and the `evidence`: the person\'s ' +
-    'own quotes with timestamps. Quote the evidence when you report the result.',
   get_profile:
     "The persona profile of a mind, built from its completed snapshots: the topics the person talks about with their stances " +
     'and feelings (with quotes), stated behaviours ("I always …"), speaking style and the questions they answered. Use it to ' +
@@ -76,24 +71,6 @@ const common = {
   mindId: id('The mind, from create_mind or list_minds'),
   digitalTwinId: id('Optional: the digital twin (digitalTwin.id from create_mind)').optional(),
   speaker: z.string().min(1).max(200).optional().describe("Optional: the person's speaker label in the transcript"),
-};
-
-function result(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
-}
-
-function failure(err: unknown): CallToolResult {
-  const e = err as { code?: unknown; message?: unknown };
-  const code = typeof e.code === 'string' ? `${e.code}: ` : '';
-  return { content: [{ type: 'text', text: `Error ${code}${String(e.message ?? err)}` }], isError: true };
-}
-
-const run = async (fn: () => Promise<unknown>): Promise<CallToolResult> => {
-  try {
-    return result(await fn());
-  } catch (err) {
-    return failure(err);
-  }
 };
 
 function transcriptOf(kind: McpTransportKind, args: Record<string, unknown>): TranscriptInput {
@@ -150,18 +127,7 @@ export function createMcpServer(backend: MindsimBackend, kind: McpTransportKind,
     },
     ({ mindId, snapshotId, waitSeconds }) => run(() => waitForStatus(backend, mindId, snapshotId, waitSeconds ?? 0)),
   );
-  server.registerTool(
-    'simulate',
-    {
-      description: TOOL_DESCRIPTIONS.simulate,
-      inputSchema: {
-        mindId: common.mindId,
-        message: z.string().trim().min(1).max(20_000).describe('The scenario or question, in plain words'),
-        model: z.enum(['mind-reasoner-pro', 'mind-reasoner-standard']).optional().describe('Simulation model (default mind-reasoner-pro)'),
-      },
-    },
-    ({ mindId, message, model }) => run(() => backend.simulate(mindId, message, model)),
-  );
+  registerSimulationTools(server, backend);
   const getProfile = backend.getProfile?.bind(backend);
   if (getProfile) {
     server.registerTool('get_profile', { description: TOOL_DESCRIPTIONS.get_profile, inputSchema: { mindId: common.mindId } }, ({ mindId }) =>

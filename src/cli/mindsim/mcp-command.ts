@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { MindsimClient } from '@mindsim/sdk';
+import type { SimulateToolRequest } from '../../mcp/simulation-tools.ts';
 import type { MindsimBackend, UploadRequest } from '../../mcp/tools.ts';
 import { clientFrom } from './config.ts';
 
@@ -34,8 +35,16 @@ class SdkBackend implements MindsimBackend {
     return this.client.snapshots.status(mindId, snapshotId);
   }
 
-  simulate(mindId: string, message: string, model?: string) {
-    return this.client.simulate({ mindId, selectedSimulationModel: model, scenario: { message } });
+  simulate({ mindId, message, model, conversationId }: SimulateToolRequest) {
+    return this.client.simulate({ mindId, selectedSimulationModel: model, scenario: { message }, conversationId });
+  }
+
+  listSimulations(q: { mindId?: string; limit: number; offset: number }) {
+    return this.client.simulations.list(q);
+  }
+
+  getSimulation(simulationId: string) {
+    return this.client.simulations.get(simulationId);
   }
 
   getProfile(mindId: string) {
@@ -47,7 +56,7 @@ class SdkBackend implements MindsimBackend {
 export function mcpCommand(program: Command): void {
   program
     .command('mcp')
-    .description('run the MCP server over stdio (tools: create_mind, list_minds, upload_transcript, …)')
+    .description('run the MCP server over stdio (tools: create_mind, list_minds, upload_transcript, simulate, list_simulations, …)')
     .action(async () => {
       // Loaded only here: the MCP SDK is the heaviest import and no other command needs it.
       const { createMcpServer } = await import('../../mcp/tools.ts');
