@@ -4,6 +4,7 @@ import { loginCommand } from './login-command.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { mindsCommands } from './minds-commands.ts';
 import { simulateCommands } from './simulate-commands.ts';
+import { simulationsCommands } from './simulations-commands.ts';
 import { EXIT, reportError, type OutputOptions } from './terminal.ts';
 import { uploadCommand } from './upload-command.ts';
 
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   mindsCommands(program, global);
   uploadCommand(program, global);
   simulateCommands(program, global);
+  simulationsCommands(program, global);
   mcpCommand(program);
   return program;
 }
