@@ -39,7 +39,14 @@ export function webCases(w: World, session: Session): Record<string, Arbitrary<C
       fc.record({ artifactId: fc.oneof(ids.any, fc.constant(w.b.pendingArtifactId)), speaker: text(300) }, { requiredKeys: [] }),
       ['artifactId'],
     ),
-    'POST /minds/:mindId/simulate': json((id) => `/minds/${id}/simulate`, fc.record({ message: text(400), model: fc.oneof(fc.constantFrom('mind-reasoner-standard', 'mind-reasoner-pro'), text(30)) }, { requiredKeys: ['message'] })),
+    'POST /minds/:mindId/simulate': json(
+      (id) => `/minds/${id}/simulate`,
+      fc.record(
+        { message: text(400), model: fc.oneof(fc.constantFrom('mind-reasoner-standard', 'mind-reasoner-pro'), text(30)), conversationId: fc.oneof(fc.constantFrom(w.a.simulationId, w.b.simulationId, ''), ids.any) },
+        { requiredKeys: ['message'] },
+      ),
+      ['conversationId'],
+    ),
     'POST /minds': form(fc.constant({ url: '/minds', ids: [] }), fc.record({ name: str(300) }, { requiredKeys: [] })),
     'POST /minds/:mindId/rename': form(ids.mind.map((id) => ({ url: `/minds/${enc(id)}/rename`, ids: [id] })), fc.record({ name: str(300) }, { requiredKeys: [] })),
     'POST /minds/:mindId/delete': form(ids.deletable.map((id) => ({ url: `/minds/${enc(id)}/delete`, ids: [id] })), fc.constant({})),
@@ -51,6 +58,9 @@ export function webCases(w: World, session: Session): Record<string, Arbitrary<C
     'GET /minds/:mindId/snapshots': page((id) => `/minds/${id}/snapshots`),
     'GET /minds/:mindId/profile': page((id) => `/minds/${id}/profile`),
     'GET /minds/:mindId/delete': page((id) => `/minds/${id}/delete`),
+    'GET /minds/:mindId/conversations/:simulationId': fc
+      .tuple(ids.mind, fc.oneof(fc.constantFrom(w.a.simulationId, w.b.simulationId), ids.any))
+      .map(([m, id]): Case => ({ method: 'GET', url: `/minds/${enc(m)}/conversations/${enc(id)}`, headers: { cookie: session.cookie }, ids: [m, id] })),
     'GET /minds': str(300).map((c) => ({ method: 'GET', url: `/minds?cursor=${enc(c)}`, headers: { cookie: session.cookie }, ids: [] })),
     'GET /login': fc
       .oneof(str(80), fc.constantFrom('//evil.example', '/\\evil.example', 'https://evil.example/', '/%2F%2Fevil.example', '/\t/evil.example', 'javascript:alert(1)'))
