@@ -10,7 +10,8 @@ import { RateLimits } from './domain/rate-limits.ts';
 import { systemRuntime, type Runtime } from './kernel/runtime.ts';
 import { UrlSigner } from './domain/signed-urls.ts';
 import { PROCESS_SNAPSHOT, SnapshotService } from './domain/snapshots.ts';
-import { SimulationService } from './domain/simulation.ts';
+import { RUN_SIMULATION, SimulationService } from './domain/simulation.ts';
+import { SimulationHistory } from './domain/simulations.ts';
 import { TagService } from './domain/tags.ts';
 import { UploadService } from './domain/uploads.ts';
 import { UsageService } from './domain/usage.ts';
@@ -26,6 +27,7 @@ import type { WebSettings } from './web/settings.ts';
 import { DatabaseSessionStore } from './store/session-store.ts';
 import { AnalysisPool } from './jobs/analysis-pool.ts';
 import { ProcessSnapshotJob } from './jobs/process-snapshot.ts';
+import { RunSimulationJob } from './jobs/run-simulation.ts';
 import { Worker } from './jobs/worker.ts';
 import type { BlobStore } from './store/blobs/blob-store.ts';
 import { openStorage } from './store/open.ts';
@@ -89,7 +91,8 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
       settleDirectUpload: (artifact) => services.uploads.settleDirectUpload(artifact),
       statusCacheMs: config.statusCacheMs,
     }),
-    simulation: new SimulationService(store, minds, engines, config.strictModels, memories),
+    simulation: new SimulationService(store, minds, engines, config.strictModels, memories, rt),
+    simulations: new SimulationHistory(store, minds),
     profiles,
     webhooks: new WebhookService(store, rt, `${config.publicUrl}/webhook`),
     rateLimits,
@@ -107,7 +110,10 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
     const pool = analysis;
     const worker = new Worker(
       store.queue,
-      { [PROCESS_SNAPSHOT]: new ProcessSnapshotJob(store, blobs, rt, log, (task) => pool.analyse(task), llm ? reflector(llm) : null) },
+      {
+        [PROCESS_SNAPSHOT]: new ProcessSnapshotJob(store, blobs, rt, log, (task) => pool.analyse(task), llm ? reflector(llm) : null),
+        [RUN_SIMULATION]: new RunSimulationJob(services.simulation),
+      },
       {
         id: `${os.hostname()}:${process.pid}:${rt.newId().slice(0, 8)}`,
         leaseMs: config.jobLeaseMs,
@@ -116,8 +122,9 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
       },
       log.child({ component: 'worker' }),
     );
-    // A snapshot created by this process is taken at once, not at the next poll.
+    // A snapshot or background simulation created by this process is taken at once, not at the next poll.
     services.snapshots.onEnqueued(() => worker.poke());
+    services.simulation.onEnqueued(() => worker.poke());
     return worker;
   };
 

@@ -123,8 +123,24 @@ describe('dashboard in a real browser', { skip }, () => {
     }
     assert.match(await page.getByTestId('confidence').innerText(), /^\d+%$/);
     assert.match(await page.locator('.evidence').innerText(), /run/i);
+    // The playground keeps one conversation: swapped into the form and the list, continued by the next question
+    // (before axe runs: it leaves empty style attributes that htmx's settling would copy onto swapped elements).
+    const conversationId = await page.locator('#conversation-id').inputValue();
+    assert.match(conversationId, /^[0-9a-f-]{36}$/);
+    await page.locator('#conversations').getByRole('link', { name: 'How do you start your working day?' }).waitFor();
+    await page.getByLabel('Scenario or question').fill('What would you do first?');
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    await page.getByTestId('simulation').getByText('What would you do first?').waitFor();
+    assert.equal(await page.locator('#conversation-id').inputValue(), conversationId);
     await labelled();
     await screenshot(page, '04-mind');
+
+    // The conversation's own page.
+    await page.getByTestId('conversation-link').click();
+    await page.getByRole('heading', { name: 'How do you start your working day?' }).waitFor();
+    assert.equal(await page.locator('.message').count(), 4);
+    await labelled();
+    await screenshot(page, '04b-conversation');
 
     // Webhooks: a standard account is told why and how to upgrade.
     await page.getByRole('link', { name: 'Webhooks' }).click();

@@ -19,4 +19,7 @@ suites(import.meta.url, [
   'api.minds',
   'api.usage',
   'api.tags',
+  'api.simulations',
+  'api.simulations-llm',
+  'web.simulations',
 ]);

@@ -1,19 +1,25 @@
-import type { EngineRegistry, ModelInfo } from '../engines/registry.ts';
+import type { EngineRegistry, ModelInfo, ResolvedModel } from '../engines/registry.ts';
 import { MODEL_NAMES } from '../engines/registry.ts';
-import type { EvidenceItem, SimulationAnalysis } from '../engines/types.ts';
+import type { ConversationTurn, EvidenceItem, PartListener, SimulationAnalysis, SimulationResult } from '../engines/types.ts';
+import type { MindRow } from '../store/db/repos/minds.ts';
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
-import { invalid } from '../kernel/errors.ts';
+import { DomainError, conflict, invalid, notFound } from '../kernel/errors.ts';
+import { iso, type Runtime } from '../kernel/runtime.ts';
+import { isBusy, recentHistory, titleOf, type NewMessage, type SimulationRecord } from './conversation.ts';
 import type { MindService } from './minds.ts';
 import type { MindMemories } from './mind-memory.ts';
 import { snapshotNotReady } from './snapshots.ts';
+
+/** The job that answers a background turn (runInBackground). */
+export const RUN_SIMULATION = 'run-simulation';
 
 export interface SimulateRequest {
   mindId: string;
   selectedSimulationModel?: string;
   scenario: { message: string };
-  /** Earlier messages of the conversation, oldest first (a follow-up leans on them). */
-  priorTurns?: string[];
+  /** Continue this conversation (a simulation of the same mind); a new one is started without it. */
+  conversationId?: string;
 }
 
 export interface SimulateResponse {
@@ -23,11 +29,47 @@ export interface SimulateResponse {
   analysis: SimulationAnalysis;
   confidence: number;
   evidence: EvidenceItem[];
+  /** The stored conversation this turn belongs to; `conversationId` is the same id. */
+  simulationId: string;
+  conversationId: string;
 }
 
-/** Runs a scenario against a mind's memory: all of its completed snapshots. */
+export interface QueuedSimulation {
+  simulationId: string;
+  conversationId: string;
+  status: 'queued';
+  message: 'Simulation queued';
+}
+
+/** A turn checked and ready to run: everything a request could be refused for is known by now. */
+export interface PreparedTurn {
+  auth: AuthContext;
+  accountId: string;
+  mind: MindRow;
+  resolved: ResolvedModel;
+  snapshotIds: string[];
+  message: string;
+  /** The conversation continued, or null for a new one (whose id is `simulationId`). */
+  conversation: SimulationRecord | null;
+  simulationId: string;
+  history: ConversationTurn[];
+  askedAt: string;
+}
+
+const conversationNotFound = () => notFound('The conversation', 'conversation_not_found');
+const inProgress = (id: string) =>
+  conflict('simulation_in_progress', 'A background turn of this conversation is still queued or running: wait until its status is completed or failed.', {
+    simulationId: id,
+  });
+
+/**
+ * Runs scenarios against a mind's memory (all of its completed snapshots) and keeps every turn
+ * as a conversation (domain/conversation.ts): answered in the request, streamed part by part,
+ * or queued for a worker (RUN_SIMULATION).
+ */
 export class SimulationService {
   private readonly simulatedListeners: Array<(auth: AuthContext, digitalTwinId: string) => void> = [];
+  private readonly enqueuedListeners: Array<() => void> = [];
 
   constructor(
     private readonly store: Store,
@@ -35,6 +77,7 @@ export class SimulationService {
     private readonly engines: EngineRegistry,
     private readonly strictModels: boolean,
     private readonly memories: MindMemories,
+    private readonly rt: Runtime,
   ) {}
 
   /** Calls `fn` after each simulation with the caller and the twin simulated (the usage meter counts them). */
@@ -47,37 +90,200 @@ export class SimulationService {
     return this.engines.list();
   }
 
-  async simulate(auth: AuthContext, req: SimulateRequest): Promise<SimulateResponse> {
-    const resolved = this.engines.resolve(req.selectedSimulationModel);
-    if (!resolved) {
-      throw invalid('unknown_model', `Unknown simulation model "${req.selectedSimulationModel}".`, {
-        field: 'selectedSimulationModel',
-        allowed: [...MODEL_NAMES],
-      });
+  /** Calls `fn` after a background turn and its job are committed (the composition root wakes this process's worker). */
+  onEnqueued(fn: () => void): void {
+    this.enqueuedListeners.push(fn);
+  }
+
+  /** Answers a scenario now (and stores the turn); `onPart` hears the answer's pieces as they are ready. */
+  async simulate(auth: AuthContext, req: SimulateRequest, onPart?: PartListener): Promise<SimulateResponse> {
+    return this.answer(await this.prepare(auth, req), onPart);
+  }
+
+  /** Every check of a turn, before anything is run or stored: the model, the mind, the conversation, a completed snapshot. */
+  async prepare(auth: AuthContext, req: SimulateRequest): Promise<PreparedTurn> {
+    const resolved = this.resolve(req.selectedSimulationModel);
+    const mind = await this.minds.require(auth, req.mindId);
+    let conversation: SimulationRecord | null = null;
+    let history: ConversationTurn[] = [];
+    if (req.conversationId) {
+      conversation = (await this.store.repos.simulations.byId(auth.accountId, req.conversationId)) ?? null;
+      if (!conversation) throw conversationNotFound();
+      if (conversation.mindId !== mind.id) {
+        throw invalid('conversation_mind_mismatch', 'This conversation is with another mind: send its mindId, or leave conversationId out to start a new one.', {
+          field: 'conversationId',
+          mindId: conversation.mindId,
+        });
+      }
+      if (isBusy(conversation.status)) throw inProgress(conversation.id);
+      history = recentHistory(await this.store.repos.simulations.messages(conversation.id));
     }
-    if (this.strictModels && req.selectedSimulationModel && resolved.model !== req.selectedSimulationModel) {
-      throw invalid('model_unavailable', `The model "${req.selectedSimulationModel}" is not configured on this server.`, {
+    const snapshotIds = await this.completedSnapshots(mind.id);
+    return {
+      auth,
+      accountId: auth.accountId,
+      mind,
+      resolved,
+      snapshotIds,
+      message: req.scenario.message,
+      conversation,
+      simulationId: conversation?.id ?? this.rt.newId(),
+      history,
+      askedAt: iso(this.rt.now()),
+    };
+  }
+
+  /** Runs a prepared turn and stores it with its answer (a new conversation, or the next turn of one). */
+  async answer(turn: PreparedTurn, onPart?: PartListener): Promise<SimulateResponse> {
+    const result = await this.run(turn.mind, turn.resolved, turn.snapshotIds, turn.message, turn.history, onPart);
+    const at = iso(this.rt.now());
+    const messages: NewMessage[] = [
+      { id: this.rt.newId(), role: 'user', content: { text: turn.message }, createdAt: turn.askedAt },
+      this.assistantMessage(result, at),
+    ];
+    const latest = turn.snapshotIds.at(-1) ?? null;
+    const { simulations } = this.store.repos;
+    if (!turn.conversation) {
+      await this.store.transaction(({ repos }) =>
+        repos.simulations.insert(
+          {
+            id: turn.simulationId,
+            accountId: turn.accountId,
+            mindId: turn.mind.id,
+            digitalTwinId: null,
+            mindAssessmentId: latest,
+            title: titleOf(turn.message),
+            model: turn.resolved.model,
+            status: 'completed',
+            createdAt: turn.askedAt,
+          },
+          messages,
+        ),
+      );
+    } else {
+      const patch = { model: turn.resolved.model, mindAssessmentId: latest, error: null, at };
+      const stored = await this.store.transaction(({ repos }) => repos.simulations.move(turn.simulationId, 'answer', patch, messages));
+      if (!stored) {
+        // A background turn was queued meanwhile, or the conversation was deleted.
+        if (await simulations.byId(turn.accountId, turn.simulationId)) throw inProgress(turn.simulationId);
+        throw conversationNotFound();
+      }
+    }
+    await this.simulated(turn);
+    const ids = { simulationId: turn.simulationId, conversationId: turn.simulationId };
+    return { message: result.message, model: turn.resolved.model, snapshotIds: turn.snapshotIds, analysis: result.analysis, confidence: result.confidence, evidence: result.evidence, ...ids };
+  }
+
+  /** Stores the turn as queued and enqueues its job in the same transaction; a worker answers it (runQueued). */
+  async enqueue(auth: AuthContext, req: SimulateRequest): Promise<QueuedSimulation> {
+    const turn = await this.prepare(auth, req);
+    const user: NewMessage = { id: this.rt.newId(), role: 'user', content: { text: turn.message }, createdAt: turn.askedAt };
+    await this.store.transaction(async ({ repos, queue }) => {
+      if (!turn.conversation) {
+        await repos.simulations.insert(
+          {
+            id: turn.simulationId,
+            accountId: turn.accountId,
+            mindId: turn.mind.id,
+            digitalTwinId: null,
+            mindAssessmentId: null,
+            title: titleOf(turn.message),
+            model: turn.resolved.model,
+            status: 'queued',
+            createdAt: turn.askedAt,
+          },
+          [user],
+        );
+      } else if (!(await repos.simulations.move(turn.simulationId, 'queue', { model: turn.resolved.model, error: null, at: turn.askedAt }, [user]))) {
+        throw inProgress(turn.simulationId);
+      }
+      // One account's background simulations take turns with other accounts' jobs.
+      await queue.enqueue(RUN_SIMULATION, { simulationId: turn.simulationId }, { group: turn.accountId });
+    });
+    for (const fn of this.enqueuedListeners) fn();
+    await this.simulated(turn);
+    return { simulationId: turn.simulationId, conversationId: turn.simulationId, status: 'queued', message: 'Simulation queued' };
+  }
+
+  /**
+   * The job of a background turn: queued → running → completed (with the answer) | failed (with
+   * why). Idempotent: a simulation already final, or deleted, is left alone. An error of the
+   * request's own (the model failed, no snapshot any more) fails the turn at once; anything else
+   * is thrown for the queue to retry.
+   */
+  async runQueued(simulationId: string): Promise<void> {
+    const { simulations, minds } = this.store.repos;
+    const sim = await simulations.anyAccount(simulationId);
+    if (!sim || !(await simulations.move(sim.id, 'start', { at: iso(this.rt.now()) }))) return;
+    const messages = await simulations.messages(sim.id);
+    const asked = messages.at(-1);
+    const mind = await minds.byId(sim.accountId, sim.mindId);
+    if (!mind) return; // deleted meanwhile, with its simulations
+    if (asked?.role !== 'user') return this.failQueued(sim.id, 'nothing_to_answer', 'The conversation has no message waiting for an answer.');
+    let result: SimulationResult;
+    let resolved: ResolvedModel;
+    let snapshotIds: string[];
+    try {
+      resolved = this.resolve(sim.model);
+      snapshotIds = await this.completedSnapshots(mind.id);
+      result = await this.run(mind, resolved, snapshotIds, asked.content.text, recentHistory(messages.slice(0, -1)));
+    } catch (err) {
+      if (err instanceof DomainError) return this.failQueued(sim.id, err.code, err.message);
+      throw err;
+    }
+    const at = iso(this.rt.now());
+    const patch = { model: resolved.model, mindAssessmentId: snapshotIds.at(-1) ?? null, error: null, at };
+    await this.store.transaction(({ repos }) => repos.simulations.move(sim.id, 'complete', patch, [this.assistantMessage(result, at)]));
+  }
+
+  /** Fails a background turn unless it is final already (or gone). */
+  async failQueued(simulationId: string, code: string, message: string): Promise<void> {
+    await this.store.repos.simulations.move(simulationId, 'fail', { error: { code, message }, at: iso(this.rt.now()) });
+  }
+
+  /** Tells the onSimulated listeners (the usage meter) which twin the caller simulated: the mind's default one (its first), as the request names none. */
+  private async simulated(turn: PreparedTurn): Promise<void> {
+    if (this.simulatedListeners.length === 0) return;
+    const twin = (await this.store.repos.minds.twinsOf(turn.mind.id))[0];
+    if (twin) for (const fn of this.simulatedListeners) fn(turn.auth, twin.id);
+  }
+
+  private resolve(name: string | undefined): ResolvedModel {
+    const resolved = this.engines.resolve(name);
+    if (!resolved) {
+      throw invalid('unknown_model', `Unknown simulation model "${name}".`, { field: 'selectedSimulationModel', allowed: [...MODEL_NAMES] });
+    }
+    if (this.strictModels && name && resolved.model !== name) {
+      throw invalid('model_unavailable', `The model "${name}" is not configured on this server.`, {
         field: 'selectedSimulationModel',
         available: this.engines.list().filter((m) => m.available).map((m) => m.id),
       });
     }
-    const mind = await this.minds.require(auth, req.mindId);
-    const snapshotIds = (await this.store.repos.snapshots.completedIds(mind.id)).map((r) => r.id);
-    if (snapshotIds.length === 0) throw snapshotNotReady();
+    return resolved;
+  }
+
+  private async completedSnapshots(mindId: string): Promise<string[]> {
+    const ids = (await this.store.repos.snapshots.completedIds(mindId)).map((r) => r.id);
+    if (ids.length === 0) throw snapshotNotReady();
+    return ids;
+  }
+
+  private async run(
+    mind: MindRow,
+    resolved: ResolvedModel,
+    snapshotIds: string[],
+    scenario: string,
+    history: ConversationTurn[],
+    onPart?: PartListener,
+  ): Promise<SimulationResult> {
     const memory = await this.memories.memory(snapshotIds);
     const context = resolved.engine.wantsContext ? await this.memories.context(snapshotIds) : undefined;
-    const result = await resolved.engine.simulate({
-      mindName: mind.name,
-      memory,
-      scenario: req.scenario.message,
-      ...(req.priorTurns?.length ? { priorTurns: req.priorTurns } : {}),
-      ...(context ? { context } : {}),
-    });
-    if (this.simulatedListeners.length > 0) {
-      // The request names no twin: the mind's default one (its first) was simulated.
-      const twin = (await this.store.repos.minds.twinsOf(mind.id))[0];
-      if (twin) for (const fn of this.simulatedListeners) fn(auth, twin.id);
-    }
-    return { message: result.message, model: resolved.model, snapshotIds, analysis: result.analysis, confidence: result.confidence, evidence: result.evidence };
+    const input = { mindName: mind.name, memory, scenario, ...(history.length ? { history } : {}), ...(context ? { context } : {}) };
+    return resolved.engine.simulate(input, onPart);
+  }
+
+  private assistantMessage(result: SimulationResult, at: string): NewMessage {
+    const { message, analysis, confidence, evidence } = result;
+    return { id: this.rt.newId(), role: 'assistant', content: { text: message, analysis, confidence, evidence }, createdAt: at };
   }
 }

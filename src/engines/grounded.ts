@@ -9,7 +9,7 @@
  * retrieval's signals (memory/confidence.ts); when nothing the person said bears on the ask it
  * says so. Never the interviewer's words, never invented facts. Deterministic.
  */
-import type { Engine, EvidenceItem, SimulationInput, SimulationResult } from './types.ts';
+import { userMessages, type Engine, type EvidenceItem, type PartListener, type SimulationInput, type SimulationResult } from './types.ts';
 import { passageEvidence } from './evidence.ts';
 import { confidenceOf } from '../memory/confidence.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
@@ -56,28 +56,40 @@ function unknownResult(confidence: number): SimulationResult {
 }
 
 export class GroundedEngine implements Engine {
-  async simulate(input: SimulationInput): Promise<SimulationResult> {
-    return this.answer(input);
+  async simulate(input: SimulationInput, onPart?: PartListener): Promise<SimulationResult> {
+    return this.answer(input, onPart);
   }
 
-  /** Synchronous core of `simulate`. */
-  answer(input: SimulationInput): SimulationResult {
+  /** Synchronous core of `simulate`; `onPart` hears each field as soon as it is composed, then the evidence. */
+  answer(input: SimulationInput, onPart: PartListener = () => {}): SimulationResult {
     const mind = input.memory;
-    const retrieval = retrieve(mind, input.scenario, input.priorTurns ?? []);
+    const retrieval = retrieve(mind, input.scenario, userMessages(input.history));
     const best = retrieval.answers[0];
     const confidence = confidenceOf(retrieval.signals, mind.semantic !== null);
-    if (!best || confidence < DECLINE_BELOW) return unknownResult(Math.min(confidence, DECLINE_BELOW));
+    if (!best || confidence < DECLINE_BELOW) return announced(unknownResult(Math.min(confidence, DECLINE_BELOW)), onPart);
     const passage = passageOf(mind, best, sayingWords(mind));
     const saying = passage.map((d) => tidy(mind.memories[d]?.text ?? '')).join(' ');
+    onPart({ kind: 'part', field: 'saying', text: saying });
     const answers = retrieval.answers.slice(0, 1 + MORE_ANSWERS);
     const pool: RankedDoc[] = answers.flatMap((a) => [a.lead, ...a.support.slice(0, 2)]);
     const thinking = describeThinking(mind, passage);
+    onPart({ kind: 'part', field: 'thinking', text: thinking.text });
     const feeling = describeFeeling(mind, passage);
+    onPart({ kind: 'part', field: 'feeling', text: feeling.text });
     const acting = describeActing(mind, passage, pool);
+    onPart({ kind: 'part', field: 'acting', text: acting.text });
     const message = confidence >= LOW_CONFIDENCE ? saying : `${LOW_CONFIDENCE_LEAD} ${saying}`;
     const evidence = evidenceOf(mind, retrieval, passage, [...thinking.used, ...feeling.used, ...acting.used]);
+    onPart({ kind: 'evidence', evidence });
     return { message, analysis: { thinking: thinking.text, feeling: feeling.text, saying, acting: acting.text }, confidence, evidence };
   }
+}
+
+/** A result composed at once (the honest decline), told part by part like any other. */
+function announced(result: SimulationResult, onPart: PartListener): SimulationResult {
+  for (const field of ['saying', 'thinking', 'feeling', 'acting'] as const) onPart({ kind: 'part', field, text: result.analysis[field] });
+  onPart({ kind: 'evidence', evidence: result.evidence });
+  return result;
 }
 
 /** Evidence passage of a runner-up answer: its lead sentence and what follows, about this many words (as the LLM engine's passages). */

@@ -8,7 +8,7 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { APICallError, generateObject, NoObjectGeneratedError, RetryError, type LanguageModel } from 'ai';
+import { APICallError, generateObject, NoObjectGeneratedError, RetryError, streamObject, type DeepPartial, type LanguageModel } from 'ai';
 import type { z } from 'zod';
 import type { LlmSettings } from '../config.ts';
 import { llmError, llmUnavailable } from '../kernel/errors.ts';
@@ -71,6 +71,31 @@ export class LlmClient {
         abortSignal: AbortSignal.timeout(this.settings.timeoutMs),
       });
       return object;
+    } catch (err) {
+      throw mapLlmFailure(err);
+    }
+  }
+
+  /**
+   * The same structured answer, streamed: `onPartial` hears the object as it grows (fields filled
+   * in as the provider's tokens arrive); the promise is the whole validated object, or the mapped
+   * API error. The time limit covers the whole stream.
+   */
+  async streamedObject<T>(schema: z.ZodType<T>, system: string, prompt: string, name: string, onPartial: (partial: DeepPartial<T>) => void): Promise<T> {
+    try {
+      const result = streamObject({
+        model: this.model,
+        schema,
+        schemaName: name,
+        system,
+        prompt,
+        temperature: 0,
+        maxRetries: this.settings.maxRetries,
+        abortSignal: AbortSignal.timeout(this.settings.timeoutMs),
+        onError: () => {}, // the failure is the `object` promise's, mapped below
+      });
+      for await (const partial of result.partialObjectStream) onPartial(partial as DeepPartial<T>);
+      return (await result.object) as T;
     } catch (err) {
       throw mapLlmFailure(err);
     }

@@ -5,7 +5,7 @@
  */
 import type { MindProfile } from '../memory/profile-merge.ts';
 import type { StoredMemory } from '../memory/types.ts';
-import type { Reflection } from './types.ts';
+import type { ConversationTurn, Reflection } from './types.ts';
 
 /** At most this many words of a topic's passage in the prompt. */
 const BRIEF_PASSAGE_WORDS = 45;
@@ -86,7 +86,7 @@ export function simulationPrompt(
   passages: string,
   memories: string,
   scenario: string,
-  priorTurns: readonly string[] = [],
+  history: readonly ConversationTurn[] = [],
 ): string {
   return [
     `# Profile of ${mindName}`,
@@ -97,7 +97,7 @@ export function simulationPrompt(
     passages,
     `# Everything else ${mindName} said`,
     memories,
-    ...(priorTurns.length ? ['# The conversation so far (earlier messages to them, oldest first)', priorTurns.join('\n')] : []),
+    ...(history.length ? [`# The conversation so far (oldest first; the scenario below continues it)`, historyBrief(mindName, history)] : []),
     '# Scenario',
     scenario,
     '# Task',
@@ -105,6 +105,11 @@ export function simulationPrompt(
       `saying: what they would say, in the first person, in their own phrasing and style (reuse their words, lead with the passages above). ` +
       'acting: what they would do. confidence: 0 to 1, how well the material supports this answer.',
   ].join('\n\n');
+}
+
+/** Earlier turns as lines: what the user said, and what was answered as the person. */
+export function historyBrief(mindName: string, history: readonly ConversationTurn[]): string {
+  return history.map((t) => `${t.role === 'user' ? 'User' : mindName}: ${t.text}`).join('\n');
 }
 
 export function reflectionSystem(): string {

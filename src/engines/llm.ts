@@ -12,7 +12,7 @@ import type { MindMemory } from '../memory/mind-memory.ts';
 import { passageOf, relevanceOf, retrieve } from '../memory/retrieval.ts';
 import type { LlmClient } from './llm-model.ts';
 import { memoriesBrief, passagesBrief, profileBrief, reflectionsBrief, simulationPrompt, simulationSystem } from './llm-prompt.ts';
-import type { Engine, SimulationInput, SimulationResult } from './types.ts';
+import { userMessages, type Engine, type PartListener, type SimulationInput, type SimulationResult } from './types.ts';
 
 export const LlmAnswer = z.object({
   thinking: z.string(),
@@ -31,18 +31,32 @@ export class LlmEngine implements Engine {
 
   constructor(private readonly llm: LlmClient) {}
 
-  async simulate(input: SimulationInput): Promise<SimulationResult> {
+  /** With `onPart`, the answer is streamed: the evidence first, then `saying` as its tokens arrive. */
+  async simulate(input: SimulationInput, onPart?: PartListener): Promise<SimulationResult> {
     const mind = input.memory;
     // The same retrieval as the offline engine: better retrieval improves both.
-    const retrieval = retrieve(mind, input.scenario, input.priorTurns ?? []);
+    const retrieval = retrieve(mind, input.scenario, userMessages(input.history));
     const passages = retrieval.answers.slice(0, PASSAGES).map((a) => passageOf(mind, a, PASSAGE_WORDS));
     const transcript = this.transcript(mind, passages);
     const profile = input.context ? profileBrief(input.context.profile) : '(none)';
     const reflections = reflectionsBrief(input.context?.reflections ?? []);
-    const prompt = simulationPrompt(input.mindName, profile, reflections, passagesBrief(passages.map((docs) => mind.memoriesAt(docs))), memoriesBrief(transcript), input.scenario, input.priorTurns ?? []);
-    const answer = await this.llm.object(LlmAnswer, simulationSystem(input.mindName), prompt, 'simulation');
+    const prompt = simulationPrompt(input.mindName, profile, reflections, passagesBrief(passages.map((docs) => mind.memoriesAt(docs))), memoriesBrief(transcript), input.scenario, input.history ?? []);
     const relevance = new Map(retrieval.ranked.map((r) => [r.doc, relevanceOf(r)]));
     const evidence = passages.map((docs) => passageEvidence(mind, relevance, docs));
+    const system = simulationSystem(input.mindName);
+    let answer: z.infer<typeof LlmAnswer>;
+    if (onPart) {
+      onPart({ kind: 'evidence', evidence });
+      let said = '';
+      answer = await this.llm.streamedObject(LlmAnswer, system, prompt, 'simulation', (partial) => {
+        const saying = partial.saying ?? '';
+        // Partial JSON only grows; a string that does not extend what was sent is not streamed (the result has it all).
+        if (saying.length > said.length && saying.startsWith(said)) {
+          onPart({ kind: 'delta', field: 'saying', text: saying.slice(said.length) });
+          said = saying;
+        }
+      });
+    } else answer = await this.llm.object(LlmAnswer, system, prompt, 'simulation');
     const { confidence, ...analysis } = answer;
     return { message: analysis.saying, analysis, confidence: round3(Math.min(1, Math.max(0, confidence))), evidence };
   }

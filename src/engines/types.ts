@@ -30,11 +30,35 @@ export interface SimulationInput {
   /** The mind's memory: its memories and their indexes, for one exact set of completed snapshots. */
   memory: MindMemory;
   scenario: string;
-  /** Earlier messages of a conversation, oldest first: a thin follow-up ask leans on them. */
-  priorTurns?: string[];
+  /**
+   * The earlier turns of the conversation, oldest first (already bounded by the caller): retrieval
+   * leans on the earlier messages to the person, the LLM prompt shows the whole exchange.
+   */
+  history?: ConversationTurn[];
   /** Profile and expert reflections, given to engines that ask for them (`wantsContext`). */
   context?: EngineContext;
 }
+
+/** One earlier turn of a conversation: a message to the person, or what they answered. */
+export interface ConversationTurn {
+  role: 'user' | 'assistant';
+  text: string;
+}
+
+/** The messages to the person among the earlier turns, oldest first. */
+export const userMessages = (history: readonly ConversationTurn[] = []): string[] =>
+  history.filter((t) => t.role === 'user').map((t) => t.text);
+
+/**
+ * A piece of an answer, as soon as the engine has it (streamed simulations): a whole field of the
+ * analysis, a few more words of `saying` (LLM token deltas), or the evidence.
+ */
+export type SimulationPart =
+  | { kind: 'part'; field: keyof SimulationAnalysis; text: string }
+  | { kind: 'delta'; field: 'saying'; text: string }
+  | { kind: 'evidence'; evidence: EvidenceItem[] };
+
+export type PartListener = (part: SimulationPart) => void;
 
 export interface Reflection {
   snapshotId: string;
@@ -52,5 +76,6 @@ export interface EngineContext {
 export interface Engine {
   /** True when the engine uses `SimulationInput.context` (loading it costs a query per new memory key). */
   readonly wantsContext?: boolean;
-  simulate(input: SimulationInput): Promise<SimulationResult>;
+  /** The answer; `onPart` (when given) hears its pieces as they are ready, before the promise settles. */
+  simulate(input: SimulationInput, onPart?: PartListener): Promise<SimulationResult>;
 }

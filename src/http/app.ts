@@ -16,6 +16,7 @@ import { mcpRoutes } from './routes/mcp.ts';
 import { mindRoutes } from './routes/minds.ts';
 import { profileRoutes } from './routes/profile.ts';
 import { simulateRoutes } from './routes/simulate.ts';
+import { simulationRoutes } from './routes/simulations.ts';
 import { snapshotRoutes } from './routes/snapshots.ts';
 import { tagRoutes } from './routes/tags.ts';
 import { signedUrlRoutes, uploadReceiverRoutes } from './routes/uploads.ts';
@@ -151,6 +152,7 @@ const apiScope =
     await api.register(signedUrlRoutes(s));
     await api.register(snapshotRoutes(s, cfg));
     await api.register(simulateRoutes(s));
+    await api.register(simulationRoutes(s));
     await api.register(profileRoutes(s));
     await api.register(webhookEventRoutes(s, cfg));
     await api.register(usageRoutes(s));

@@ -162,6 +162,9 @@ export const SimulateBody = z.object({
   mindId: Id,
   selectedSimulationModel: z.string().min(1).max(100).optional().describe(`One of ${MODEL_NAMES.join(', ')}`),
   scenario: z.object({ message: z.string().trim().min(1).max(20_000) }),
+  conversationId: Id.optional().describe('Continue this conversation (a simulationId of the same mind): the earlier turns are the context. Without it a new conversation starts'),
+  runInBackground: z.boolean().optional().describe('Answer at once with {simulationId, status: "queued"}; a worker simulates, GET /simulations/{id} shows the status and the answer'),
+  stream: z.boolean().optional().describe('Answer with text/event-stream: "part", "delta" and "evidence" events as the answer is composed, then "result" (this body) or "error"'),
 });
 
 export const Evidence = z.object({
@@ -181,6 +184,8 @@ export const SimulateResponse = z.object({
   analysis: z.object({ thinking: z.string(), feeling: z.string(), saying: z.string(), acting: z.string() }),
   confidence: z.number().min(0).max(1),
   evidence: z.array(Evidence),
+  simulationId: Id.describe('The stored conversation this turn belongs to (GET /simulations/{simulationId})'),
+  conversationId: Id.describe('The same id: pass it as conversationId to continue the conversation'),
 });
 
 export const ModelInfo = z.object({

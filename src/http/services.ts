@@ -4,6 +4,7 @@ import type { MindService } from '../domain/minds.ts';
 import type { ProfileService } from '../domain/profile.ts';
 import type { RateLimits } from '../domain/rate-limits.ts';
 import type { SimulationService } from '../domain/simulation.ts';
+import type { SimulationHistory } from '../domain/simulations.ts';
 import type { SnapshotService } from '../domain/snapshots.ts';
 import type { TagService } from '../domain/tags.ts';
 import type { UploadService } from '../domain/uploads.ts';
@@ -20,6 +21,8 @@ export interface Services {
   uploads: UploadService;
   snapshots: SnapshotService;
   simulation: SimulationService;
+  /** The stored conversations (`/simulations`). */
+  simulations: SimulationHistory;
   profiles: ProfileService;
   webhooks: WebhookService;
   /** Per-key request limits of the public API, and a key's running window. */

@@ -9,6 +9,7 @@ import { isFinal } from '../domain/snapshot.ts';
 import { run, type McpTransportKind } from './results.ts';
 import { registerUploadTools, type SignedUploadBackend } from './upload-tools.ts';
 import { registerMindTools, type MindReadBackend } from './mind-tools.ts';
+import { registerSimulationTools, type SimulationBackend } from './simulation-tools.ts';
 
 export type { McpTransportKind } from './results.ts';
 
@@ -25,12 +26,11 @@ export interface UploadRequest {
 }
 
 /** What the tools need; one implementation per transport. */
-export interface MindsimBackend extends SignedUploadBackend, MindReadBackend {
+export interface MindsimBackend extends SignedUploadBackend, MindReadBackend, SimulationBackend {
   createMind(name: string): Promise<unknown>;
   listMinds(limit: number): Promise<unknown[]>;
   uploadTranscript(req: UploadRequest): Promise<unknown>;
   snapshotStatus(mindId: string, snapshotId: string): Promise<{ status: string }>;
-  simulate(mindId: string, message: string, model?: string): Promise<unknown>;
   /** Present only when the service has `GET /minds/{mindId}/profile`. */
   getProfile?(mindId: string): Promise<unknown>;
 }
@@ -52,11 +52,6 @@ export const TOOL_DESCRIPTIONS = {
     'Status of a transcript being processed: pending, processing, completed or failed (with the reason in `error`). ' +
     'Call it after upload_transcript or create_snapshot until the status is completed or failed; `waitSeconds` (up to 60) waits on the server side ' +
     'so you need fewer calls. Only a completed snapshot can be simulated.',
-  simulate:
-    'Simulate how the person behind a mind would think, feel, say and act in a scenario (a question or situation in plain words). ' +
-    'Needs at least one completed snapshot (else error snapshot_not_ready: upload a transcript and wait). Returns the answer ' +
-    '`message`, the `analysis` (thinking, feeling, saying, acting), a `confidence` from 0 to 1 and the `evidence`: the person\'s ' +
-    'own quotes with timestamps. Quote the evidence when you report the result.',
   get_profile:
     "The persona profile of a mind, built from its completed snapshots: the topics the person talks about with their stances " +
     'and feelings (with quotes), stated behaviours ("I always …"), speaking style and the questions they answered. Use it to ' +
@@ -135,18 +130,7 @@ export function createMcpServer(backend: MindsimBackend, kind: McpTransportKind,
     ({ mindId, snapshotId, waitSeconds }) => run(() => waitForStatus(backend, mindId, snapshotId, waitSeconds ?? 0)),
   );
   registerUploadTools(server, backend, kind);
-  server.registerTool(
-    'simulate',
-    {
-      description: TOOL_DESCRIPTIONS.simulate,
-      inputSchema: {
-        mindId: common.mindId,
-        message: z.string().trim().min(1).max(20_000).describe('The scenario or question, in plain words'),
-        model: z.enum(['mind-reasoner-pro', 'mind-reasoner-standard']).optional().describe('Simulation model (default mind-reasoner-pro)'),
-      },
-    },
-    ({ mindId, message, model }) => run(() => backend.simulate(mindId, message, model)),
-  );
+  registerSimulationTools(server, backend);
   registerMindTools(server, backend, run);
   const getProfile = backend.getProfile?.bind(backend);
   if (getProfile) {

@@ -1,7 +1,9 @@
 /**
  * Hybrid retrieval of what a person said that bears on a scenario.
  *
- * 1. The scenario is split into its ask and its context (scenario.ts).
+ * 1. The scenario is split into its ask and its context (scenario.ts); in a conversation the
+ *    latest earlier messages to the person join at a lower weight (standing in for the subject
+ *    of an ask too thin to search alone).
  * 2. Lexical: BM25 (index.ts) over the ask's terms at full weight, the context's at a low
  *    weight, and — with the semantic index — the person's own terms nearest each ask word in
  *    meaning ("elderly" → "older"), weighted by similarity.
@@ -19,6 +21,13 @@ import { scenarioTokens } from './scenario.ts';
 import type { StoredMemory } from './types.ts';
 
 const CONTEXT_WEIGHT = 0.6;
+/**
+ * Earlier messages of a conversation (scenario.ts): when the ask is too thin to search on its own
+ * ("What would you do first?") they stand in for its subject at this weight; otherwise they only
+ * nudge the ranking towards the conversation's subject, at the lower one, and count for nothing else.
+ */
+const LEANING_HISTORY_WEIGHT = 0.5;
+const HISTORY_WEIGHT = 0.2;
 /** Ask words expanded through word vectors: at most this many neighbours each, at least this similar. */
 const NEIGHBOURS = 3;
 const MIN_NEIGHBOUR = 0.55;
@@ -85,8 +94,12 @@ export function retrieve(mind: MindMemory, scenario: string, priorTurns: readonl
   const parts = scenarioTokens(scenario, priorTurns);
   const topics = parts.nouns;
   const expandable = parts.nounsAndVerbs;
+  // A thin ask searches with the earlier messages' words as its own, at a lower weight.
+  const asked = parts.leansOnHistory ? [...parts.askTokens, ...parts.historyTokens] : parts.askTokens;
+  const ownAsk = new Set(parts.askTokens.map((t) => t.stem));
   const askWeight = new Map<string, number>();
   for (const t of parts.askTokens) askWeight.set(t.stem, lexical.idfOf(t.stem));
+  if (parts.leansOnHistory) for (const t of parts.historyTokens) if (!askWeight.has(t.stem)) askWeight.set(t.stem, lexical.idfOf(t.stem) * LEANING_HISTORY_WEIGHT);
   const contextWeight = new Map<string, number>();
   for (const t of parts.contextTokens) if (!askWeight.has(t.stem)) contextWeight.set(t.stem, lexical.idfOf(t.stem) * CONTEXT_WEIGHT);
   const query = new Map<string, QueryTerm>();
@@ -96,16 +109,18 @@ export function retrieve(mind: MindMemory, scenario: string, priorTurns: readonl
   };
   for (const [term, w] of askWeight) put(term, w, term);
   for (const [term, w] of contextWeight) put(term, w, term);
+  if (!parts.leansOnHistory) for (const t of parts.historyTokens) put(t.stem, lexical.idfOf(t.stem) * HISTORY_WEIGHT, null);
   // Words of the scenario the person never used (or used rarely) reach their nearest words in meaning.
   const nearOf = new Map<string, number>(); // scenario stem → best neighbour similarity
   if (semantic) {
     const seen = new Set<string>();
-    for (const t of [...parts.askTokens, ...parts.contextTokens]) {
+    for (const t of [...asked, ...parts.contextTokens]) {
       // Nouns and verbs only: an adjective's neighbours are mostly its kin ('significant': 'bigger', 'fewer').
       if (seen.has(t.word) || seen.size >= MAX_EXPANDED_WORDS || !expandable.has(t.stem)) continue;
       seen.add(t.word);
       const known = lexical.documentFrequency(t.stem) > 0;
-      const scale = (askWeight.has(t.stem) ? 1 : CONTEXT_WEIGHT) * (known ? 0.5 : 1);
+      const own = askWeight.has(t.stem) ? (ownAsk.has(t.stem) ? 1 : LEANING_HISTORY_WEIGHT) : CONTEXT_WEIGHT;
+      const scale = own * (known ? 0.5 : 1);
       for (const n of semantic.wordNeighbours(t.word, NEIGHBOURS + 1, MIN_NEIGHBOUR)) {
         if (n.term === t.stem) continue;
         const covering = n.similarity >= COVERING_NEIGHBOUR;
@@ -117,7 +132,7 @@ export function retrieve(mind: MindMemory, scenario: string, priorTurns: readonl
   const terms = [...query.values()];
   const ideal = idealScore([...askWeight.values(), ...contextWeight.values()]);
   const hits = lexical.searchTerms(terms, CANDIDATES, ideal);
-  const sims = semanticScores(mind, parts.askTokens, parts.contextTokens);
+  const sims = semanticScores(mind, asked, parts.contextTokens);
   const ranked = fuse(mind, hits, sims, terms);
   const answers = groupAnswers(mind, ranked);
   return {

@@ -39,16 +39,22 @@ function splitSentencesOf(sentences: readonly string[], scenario: string): Scena
 export interface ScenarioTokens {
   askTokens: TermToken[];
   contextTokens: TermToken[];
-  /** True when the ask alone was too thin and earlier turns were folded into it. */
+  /** The latest earlier messages to the person (at most HISTORY_MESSAGES): searched at a lower weight than the ask. */
+  historyTokens: TermToken[];
+  /** True when the ask alone was too thin, so the earlier messages stand in for its subject. */
   leansOnHistory: boolean;
   /** Stems of the nouns (what it is about), and of the nouns and verbs, of all the text searched. */
   nouns: Set<string>;
   nounsAndVerbs: Set<string>;
 }
 
+/** How many of the latest earlier messages to the person join the search. */
+export const HISTORY_MESSAGES = 2;
+
 /**
  * The scenario read once: its parts and the tokens to search with. `priorTurns` (oldest first)
- * are earlier messages of a conversation: when the ask is thin, the latest two join its search.
+ * are the earlier messages to the person in a conversation: the latest two are searched too, at
+ * a lower weight (retrieval.ts); when the ask is thin their subjects count as the ask's own.
  */
 export function scenarioTokens(scenario: string, priorTurns: readonly string[] = []): ScenarioTokens & ScenarioParts {
   const read = readTagged(scenario);
@@ -56,13 +62,15 @@ export function scenarioTokens(scenario: string, priorTurns: readonly string[] =
   const ask = termTokens(parts.ask);
   const context = termTokens(parts.context);
   const thin = new Set(ask.map((t) => t.stem)).size < THIN_ASK_TERMS;
-  const own = { ...parts, contextTokens: context, nouns: read.nouns, nounsAndVerbs: read.nounsAndVerbs };
-  if (!thin || priorTurns.length === 0) return { ...own, askTokens: ask, leansOnHistory: false };
-  const recent = priorTurns.slice(-2).join(' ');
+  const own = { ...parts, askTokens: ask, contextTokens: context, nouns: read.nouns, nounsAndVerbs: read.nounsAndVerbs };
+  if (priorTurns.length === 0) return { ...own, historyTokens: [], leansOnHistory: false };
+  const recent = priorTurns.slice(-HISTORY_MESSAGES).join(' ');
+  const historyTokens = termTokens(recent);
+  if (!thin) return { ...own, historyTokens, leansOnHistory: false };
   const history = readTagged(recent);
   return {
     ...own,
-    askTokens: [...ask, ...termTokens(recent)],
+    historyTokens,
     leansOnHistory: true,
     nouns: new Set([...read.nouns, ...history.nouns]),
     nounsAndVerbs: new Set([...read.nounsAndVerbs, ...history.nounsAndVerbs]),

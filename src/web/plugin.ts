@@ -13,6 +13,7 @@ import { accountPages } from './routes/account.ts';
 import { authPages } from './routes/auth.ts';
 import { keyPages } from './routes/keys.ts';
 import { mindPages } from './routes/minds.ts';
+import { conversationPages } from './routes/conversations.ts';
 import { mindDetailPages } from './routes/mind.ts';
 import { usagePages } from './routes/usage.ts';
 import { webhookPages } from './routes/webhooks.ts';
@@ -79,6 +80,7 @@ function sessionPages(s: Services, web: WebSettings) {
     await app.register(keyPages(s));
     await app.register(mindPages(s));
     await app.register(mindDetailPages(s));
+    await app.register(conversationPages(s));
     await app.register(webhookPages(s));
     await app.register(usagePages(s));
     await app.register(accountPages(s, attempts));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { UrlSigner } from '../../src/domain/signed-urls.ts';
-import { buildWorld, changesTo, dashboardSession, errorShapeProblem, leakIn, secretsOf, type Party, type Session, type World } from '../support/abuse.ts';
+import { buildWorld, changesTo, dashboardSession, errorShapeProblem, leakIn, secretsOf, simulationOf, type Party, type Session, type World } from '../support/abuse.ts';
 import { startInProcess, type InProcess } from '../support/inproc.ts';
 import { BAD_BEARERS, ROUTES, send, type Auth, type Got, type Kind, type Targets } from '../support/owasp-routes.ts';
 import { massAssignment, resourceLimits, type WalkContext } from '../support/owasp-cases.ts';
@@ -32,7 +32,7 @@ after(() => s?.close());
 
 async function targetsOf(p: Party): Promise<Targets> {
   const [key] = await s.ctx.services.accounts.listApiKeys(p.accountId);
-  return { mindId: p.mindId, twinId: p.twinId, snapshotId: p.snapshotId, artifactId: p.artifactId, pendingArtifactId: p.pendingArtifactId, signature: new URL(p.signedUrl).search.slice(1), keyId: key?.id ?? '', tagId: p.tagId };
+  return { mindId: p.mindId, twinId: p.twinId, snapshotId: p.snapshotId, artifactId: p.artifactId, pendingArtifactId: p.pendingArtifactId, signature: new URL(p.signedUrl).search.slice(1), keyId: key?.id ?? '', tagId: p.tagId, simulationId: p.simulationId };
 }
 
 /** Fresh objects of the party's for requests that change or remove what they name. */
@@ -43,7 +43,8 @@ async function throwaway(p: Party): Promise<Targets> {
   const key = await s.ctx.services.accounts.createApiKey(p.accountId, 'throwaway');
   const keyId = (await s.ctx.services.accounts.listApiKeys(p.accountId)).find((k) => k.prefix === key.prefix)?.id ?? '';
   const tagId = (await s.ctx.services.minds.setTags(auth, mind.id, [`Throwaway ${mind.id}`])).tags[0]?.id ?? '';
-  return { ...(await targetsOf(p)), mindId: mind.id, twinId: digitalTwin.id, pendingArtifactId: signed.artifactId, signature: new URL(signed.signedUrl).search.slice(1), keyId, tagId };
+  const simulationId = await simulationOf(s, p);
+  return { ...(await targetsOf(p)), mindId: mind.id, twinId: digitalTwin.id, pendingArtifactId: signed.artifactId, signature: new URL(signed.signedUrl).search.slice(1), keyId, tagId, simulationId };
 }
 
 const basicOf = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;

@@ -27,7 +27,12 @@ const hostWords = turns.map(([q]) => q).join(' ');
 
 const mind = (mode: RetrievalMode = 'hybrid') => MindMemory.build('snap-maya', memories, mode);
 const ask = (scenario: string, priorTurns: string[] = [], mode: RetrievalMode = 'hybrid') =>
-  new GroundedEngine().answer({ mindName: 'Maya Chen', memory: mind(mode), scenario, ...(priorTurns.length ? { priorTurns } : {}) });
+  new GroundedEngine().answer({
+    mindName: 'Maya Chen',
+    memory: mind(mode),
+    scenario,
+    ...(priorTurns.length ? { history: priorTurns.map((text) => ({ role: 'user' as const, text })) } : {}),
+  });
 
 test('a scenario in words the person never used finds the passage that means the same', () => {
   const scenario = 'We are building a banking app for seniors who find smartphones confusing. Where would you begin?';

@@ -56,6 +56,8 @@ describe('response serializer', () => {
         { text: 'said', speaker: null, snapshotId: ID, score: 0.5 },
         { text: 'said', speaker: 'Sam', snapshotId: ID, start: 1.25, end: 3.5, score: 0.25 },
       ],
+      simulationId: ID,
+      conversationId: ID,
     };
     assert.deepEqual(JSON.parse(compile(SimulateResponse)(sim)), sim);
   });

@@ -29,6 +29,8 @@ export interface Party {
   eventId: string;
   /** A tag on the party's mind (its name is a canary too). */
   tagId: string;
+  /** A simulation (conversation) with the mind, made once the snapshot completed. */
+  simulationId: string;
   /** A word, a mind name, a webhook payload value and a tag name that only this account's data holds. */
   canaries: string[];
 }
@@ -43,7 +45,7 @@ export interface World {
 const bearer = (p: Party) => ({ authorization: `Bearer ${p.apiKey}` });
 export { bearer };
 
-async function makeParty(s: InProcess, name: 'A' | 'B'): Promise<Omit<Party, 'snapshotId'> & { snapshotId: string }> {
+async function makeParty(s: InProcess, name: 'A' | 'B'): Promise<Omit<Party, 'simulationId'>> {
   const tag = crypto.randomBytes(4).toString('hex');
   const word = `zq${name.toLowerCase()}${tag}canary`;
   const email = `${name.toLowerCase()}-${tag}@example.com`;
@@ -98,14 +100,20 @@ async function makeParty(s: InProcess, name: 'A' | 'B'): Promise<Omit<Party, 'sn
   };
 }
 
-/** Accounts A and B, each with a completed snapshot (the worker runs only while they are made). */
+/** A simulation of the party's mind (its snapshot completed), answered offline. */
+export async function simulationOf(s: InProcess, p: Omit<Party, 'simulationId'>): Promise<string> {
+  const auth = { accountId: p.accountId, tier: 'pro' as const, apiKeyId: null };
+  const sim = await s.ctx.services.simulation.simulate(auth, { mindId: p.mindId, selectedSimulationModel: 'mind-reasoner-standard', scenario: { message: 'How do you start your day?' } });
+  return sim.simulationId;
+}
+
+/** Accounts A and B, each with a completed snapshot and a simulation (the worker runs only while they are made). */
 export async function buildWorld(s: InProcess): Promise<World> {
-  const a = await makeParty(s, 'A');
-  const b = await makeParty(s, 'B');
+  const parties = [await makeParty(s, 'A'), await makeParty(s, 'B')];
   const worker = s.ctx.createWorker();
   worker.start();
   try {
-    for (const p of [a, b]) {
+    for (const p of parties) {
       const deadline = Date.now() + 30_000;
       for (;;) {
         const st = await s.ctx.services.snapshots.status({ accountId: p.accountId, tier: 'pro', apiKeyId: null }, p.mindId, p.snapshotId);
@@ -117,10 +125,11 @@ export async function buildWorld(s: InProcess): Promise<World> {
   } finally {
     await worker.stop();
   }
+  const [a, b] = await Promise.all(parties.map(async (p) => ({ ...p, simulationId: await simulationOf(s, p) })));
   return {
-    a,
-    b,
-    ids: (p) => [p.accountId, p.mindId, p.twinId, p.snapshotId, p.artifactId, p.pendingArtifactId, p.eventId, p.tagId],
+    a: a as Party,
+    b: b as Party,
+    ids: (p) => [p.accountId, p.mindId, p.twinId, p.snapshotId, p.artifactId, p.pendingArtifactId, p.eventId, p.tagId, p.simulationId],
   };
 }
 
@@ -197,5 +206,6 @@ export async function changesTo(s: InProcess, p: Party): Promise<string[]> {
   if (JSON.stringify(events.map((e) => e.id)) !== JSON.stringify([p.eventId])) out.push(`webhook events: ${events.length}`);
   if ((await s.ctx.store.repos.artifacts.byId(p.pendingArtifactId))?.state !== 'awaiting_upload') out.push('pending artifact used');
   if ((await s.ctx.services.accounts.listApiKeys(p.accountId)).length !== 1) out.push('API keys changed');
+  if (!(await s.ctx.services.simulations.get(auth, p.simulationId).catch(() => null))) out.push('simulation gone');
   return out;
 }

@@ -8,6 +8,7 @@ import fc, { type Arbitrary } from 'fast-check';
 import { CreateMindBody, PageQuery, SignedUrlQuery, SimulateBody, UpdateMindBody } from '../../src/http/schemas.ts';
 import { UsageQuery } from '../../src/http/schemas/usage.ts';
 import { MindsQuery, PutMindBody, RenameTagBody, SearchQuery, SetTagsBody } from '../../src/http/schemas/minds.ts';
+import { SimulationsQuery } from '../../src/http/schemas/simulations.ts';
 import { API, type World } from './abuse.ts';
 import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 import { deepJson, invalidJson, nastyString, nearValid, valid } from './zod-arbitrary.ts';
@@ -106,6 +107,8 @@ export function cases(w: World): Record<string, Arbitrary<Case>> {
     .tuple(fc.option(field('speaker', nastyString(100))), fc.option(fc.constant({ name: 'digitalTwinId', value: w.b.twinId })))
     .map(([sp, tw]) => [sp, tw, { name: 'file', file: new TextEncoder().encode(vtt), filename: 'good.vtt', type: 'text/vtt' }].filter((p) => p !== null) as Part[]);
   const snapshotIds = fc.oneof(fc.constantFrom(w.a.snapshotId, w.b.snapshotId), ids.any);
+  const simulationIds = fc.oneof(fc.constantFrom(w.a.simulationId, w.b.simulationId), ids.any);
+  const simulateIds = { mindId: ids.mind, conversationId: simulationIds };
   const status = (suffix: string) =>
     fc.tuple(ids.mind, snapshotIds).map(([m, id]): Case => ({ method: 'GET', url: `${API}/minds/${enc(m)}/snapshots/${enc(id)}${suffix}`, headers: auth, ids: [m, id] }));
 
@@ -140,10 +143,19 @@ export function cases(w: World): Record<string, Arbitrary<Case>> {
     })),
     'GET /api/public/v1/minds/:mindId/snapshots/:snapshotId/status': status('/status'),
     'GET /api/public/v1/minds/:mindId/snapshots/:snapshotId': status(''),
-    'POST /api/public/v1/simulate': fc.tuple(jsonBody(valid(SimulateBody, { mindId: ids.mind }), nearValid(SimulateBody, { mindId: ids.mind })), jsonTypes).map(([body, type]) => ({
+    'POST /api/public/v1/simulate': fc.tuple(jsonBody(valid(SimulateBody, simulateIds), nearValid(SimulateBody, simulateIds)), jsonTypes).map(([body, type]) => ({
       method: 'POST', url: `${API}/simulate`, headers: { ...auth, ...withType(body, type) }, body,
-      ids: 'json' in body && body.json && typeof body.json === 'object' ? [String((body.json as { mindId?: unknown }).mindId)] : [],
+      ids: 'json' in body && body.json && typeof body.json === 'object'
+        ? [(body.json as { mindId?: unknown }).mindId, (body.json as { conversationId?: unknown }).conversationId].filter((v) => v !== undefined).map(String)
+        : [],
     })),
+    'GET /api/public/v1/simulations': fc
+      .oneof(valid(SimulationsQuery, { mindId: ids.mind }), nearValid(SimulationsQuery, { mindId: ids.mind }), fc.dictionary(nastyString(10), nastyString(20)))
+      .map((q) => ({ method: 'GET', url: `${API}/simulations${query(q)}`, headers: auth, ids: typeof (q as { mindId?: unknown }).mindId === 'string' ? [(q as { mindId: string }).mindId] : [] })),
+    'GET /api/public/v1/simulations/:simulationId': simulationIds.map((id) => ({ method: 'GET', url: `${API}/simulations/${enc(id)}`, headers: auth, ids: [id] })),
+    'DELETE /api/public/v1/simulations/:simulationId': simulationIds
+      .filter((id) => id !== w.b.simulationId)
+      .map((id) => ({ method: 'DELETE', url: `${API}/simulations/${enc(id)}`, headers: auth, ids: [id] })),
     'GET /api/public/v1/minds/:mindId/profile': ids.mind.map((id) => ({ method: 'GET', url: `${API}/minds/${enc(id)}/profile`, headers: auth, ids: [id] })),
     'GET /api/public/v1/models': pageQuery.map((q) => ({ method: 'GET', url: `${API}/models${query(q)}`, headers: auth, ids: [] })),
     'GET /api/public/v1/webhook-events': pageQuery.map((q) => ({ method: 'GET', url: `${API}/webhook-events${query(q)}`, headers: auth, ids: [] })),
@@ -224,6 +236,11 @@ function mcpCase(w: World, anyId: Arbitrary<string>): Arbitrary<Case> {
     {
       mindId: fc.oneof(fc.constantFrom(w.a.mindId, w.b.mindId), anyId),
       snapshotId: fc.oneof(fc.constantFrom(w.a.snapshotId, w.b.snapshotId), anyId),
+      simulationId: fc.oneof(fc.constantFrom(w.a.simulationId, w.b.simulationId), anyId),
+      conversationId: fc.oneof(fc.constantFrom(w.a.simulationId, w.b.simulationId), anyId),
+      scenario: fc.oneof(fc.record({ message: nastyString(200) }), nastyString(20)),
+      selectedSimulationModel: fc.oneof(fc.constantFrom('mind-reasoner-standard', 'mind-reasoner-pro'), nastyString(20)),
+      offset: fc.oneof(fc.integer({ min: -5, max: 300 }), nastyString(5)),
       digitalTwinId: fc.oneof(fc.constant(w.a.twinId), anyId),
       name: nastyString(50),
       message: nastyString(200),
@@ -242,18 +259,20 @@ function mcpCase(w: World, anyId: Arbitrary<string>): Arbitrary<Case> {
   );
   const tools = fc.constantFrom(
     'create_mind', 'list_minds', 'get_all_minds', 'search_minds', 'upload_transcript', 'get_snapshot_status', 'simulate', 'get_profile',
-    'get_signed_upload_url', 'upload_file_to_signed_url', 'create_snapshot', 'nope',
+    'get_signed_upload_url', 'upload_file_to_signed_url', 'create_snapshot', 'list_simulations', 'get_simulation', 'nope',
   );
   const call = fc.tuple(tools, args).map(([name, a]) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: a } }));
   const body = fc.oneof({ weight: 4, arbitrary: call.map((json) => ({ json })) }, { weight: 1, arbitrary: invalidJson.map((raw) => ({ raw })) });
   const idKeys: Record<string, string[]> = {
     upload_transcript: ['mindId', 'digitalTwinId'],
     get_snapshot_status: ['mindId', 'snapshotId'],
-    simulate: ['mindId'],
+    simulate: ['mindId', 'conversationId'],
     get_profile: ['mindId'],
     get_signed_upload_url: ['mindId'],
     create_snapshot: ['mindId', 'digitalTwinId', 'artifactId'],
     upload_file_to_signed_url: ['signedUrl'],
+    list_simulations: ['mindId'],
+    get_simulation: ['simulationId'],
   };
   return body.map((b) => {
     const params = 'json' in b ? (b.json as { params: { name: string; arguments: Record<string, unknown> } }).params : { name: '', arguments: {} };

@@ -39,7 +39,14 @@ export function webCases(w: World, session: Session): Record<string, Arbitrary<C
       fc.record({ artifactId: fc.oneof(ids.any, fc.constant(w.b.pendingArtifactId)), speaker: text(300) }, { requiredKeys: [] }),
       ['artifactId'],
     ),
-    'POST /minds/:mindId/simulate': json((id) => `/minds/${id}/simulate`, fc.record({ message: text(400), model: fc.oneof(fc.constantFrom('mind-reasoner-standard', 'mind-reasoner-pro'), text(30)) }, { requiredKeys: ['message'] })),
+    'POST /minds/:mindId/simulate': json(
+      (id) => `/minds/${id}/simulate`,
+      fc.record(
+        { message: text(400), model: fc.oneof(fc.constantFrom('mind-reasoner-standard', 'mind-reasoner-pro'), text(30)), conversationId: fc.oneof(fc.constantFrom(w.a.simulationId, w.b.simulationId, ''), ids.any) },
+        { requiredKeys: ['message'] },
+      ),
+      ['conversationId'],
+    ),
     'POST /minds': form(fc.constant({ url: '/minds', ids: [] }), fc.record({ name: str(300) }, { requiredKeys: [] })),
     'POST /minds/:mindId/tags': form(ids.mind.map((id) => ({ url: `/minds/${enc(id)}/tags`, ids: [id] })), fc.record({ tags: fc.oneof(str(300), fc.constantFrom('', 'Fuzzed, fuzzed, FUZZED', `Tag of A, ${','.repeat(60)}`)) }, { requiredKeys: [] })),
     'POST /minds/:mindId/rename': form(ids.mind.map((id) => ({ url: `/minds/${enc(id)}/rename`, ids: [id] })), fc.record({ name: str(300) }, { requiredKeys: [] })),
@@ -52,6 +59,9 @@ export function webCases(w: World, session: Session): Record<string, Arbitrary<C
     'GET /minds/:mindId/snapshots': page((id) => `/minds/${id}/snapshots`),
     'GET /minds/:mindId/profile': page((id) => `/minds/${id}/profile`),
     'GET /minds/:mindId/delete': page((id) => `/minds/${id}/delete`),
+    'GET /minds/:mindId/conversations/:simulationId': fc
+      .tuple(ids.mind, fc.oneof(fc.constantFrom(w.a.simulationId, w.b.simulationId), ids.any))
+      .map(([m, id]): Case => ({ method: 'GET', url: `/minds/${enc(m)}/conversations/${enc(id)}`, headers: { cookie: session.cookie }, ids: [m, id] })),
     'GET /minds': fc
       .tuple(str(300), fc.option(fc.oneof(str(120), fc.constantFrom('Tag of A', 'fuzzed'))))
       .map(([c, tag]) => ({ method: 'GET', url: `/minds?cursor=${enc(c)}${tag === null ? '' : `&tag=${enc(tag)}`}`, headers: { cookie: session.cookie }, ids: [] })),

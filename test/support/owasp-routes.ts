@@ -20,6 +20,8 @@ export interface Targets {
   keyId: string;
   /** A tag of the account's (on its mind). */
   tagId: string;
+  /** A simulation (conversation) of the account's. */
+  simulationId: string;
 }
 
 export interface Req {
@@ -68,7 +70,13 @@ const V1_AND_OTHERS: Record<string, RouteSpec> = {
   'GET /api/public/v1/minds/:mindId/snapshots': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/snapshots` }) },
   'GET /api/public/v1/minds/:mindId/snapshots/:snapshotId/status': { kind: 'api', owned: true, inner: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/snapshots/${t.snapshotId}/status` }) },
   'GET /api/public/v1/minds/:mindId/snapshots/:snapshotId': { kind: 'api', owned: true, inner: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/snapshots/${t.snapshotId}` }) },
-  'POST /api/public/v1/simulate': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/simulate`, json: { mindId: t.mindId, scenario: { message: 'How do you start your day?' } } }) },
+  'POST /api/public/v1/simulate': {
+    kind: 'api', owned: true, inner: true,
+    req: (t) => ({ url: `${API}/simulate`, json: { mindId: t.mindId, selectedSimulationModel: 'mind-reasoner-standard', scenario: { message: 'How do you start your day?' }, conversationId: t.simulationId } }),
+  },
+  'GET /api/public/v1/simulations': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/simulations?mindId=${t.mindId}` }) },
+  'GET /api/public/v1/simulations/:simulationId': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/simulations/${t.simulationId}` }) },
+  'DELETE /api/public/v1/simulations/:simulationId': { kind: 'api', owned: true, destructive: true, req: (t) => ({ url: `${API}/simulations/${t.simulationId}` }) },
   'GET /api/public/v1/models': { kind: 'api', req: none(`${API}/models`) },
   'GET /api/public/v1/minds/:mindId/profile': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/profile` }) },
   'GET /api/public/v1/webhook-events': { kind: 'api', req: none(`${API}/webhook-events`) },
@@ -113,6 +121,7 @@ const V1_AND_OTHERS: Record<string, RouteSpec> = {
   'POST /minds/:mindId/uploads': { kind: 'form', owned: true, req: (t) => ({ url: `/minds/${t.mindId}/uploads`, json: { fileName: 'w.vtt' } }) },
   'POST /minds/:mindId/snapshots': { kind: 'form', owned: true, inner: true, req: (t) => ({ url: `/minds/${t.mindId}/snapshots`, json: { artifactId: t.artifactId } }) },
   'POST /minds/:mindId/simulate': { kind: 'form', owned: true, req: (t) => ({ url: `/minds/${t.mindId}/simulate`, form: { message: 'How do you start your day?' } }) },
+  'GET /minds/:mindId/conversations/:simulationId': { kind: 'page', owned: true, inner: true, req: (t) => ({ url: `/minds/${t.mindId}/conversations/${t.simulationId}` }) },
   'GET /integrations/webhooks': { kind: 'page', req: none('/integrations/webhooks') },
   'POST /integrations/webhooks/credentials': { kind: 'form', req: () => ({ url: '/integrations/webhooks/credentials', form: {} }), destructive: true },
   'GET /integrations/webhooks/events': { kind: 'page', req: none('/integrations/webhooks/events') },

@@ -1,6 +1,7 @@
 import { WaitTimeoutError } from './errors.ts';
 import { Paginated } from './pagination.ts';
 import { API_PREFIX, Transport, sleep, type ClientOptions } from './transport.ts';
+import { Simulations, simulationEvents, type SimulationEvent } from './simulations.ts';
 import type {
   CreatedMind,
   CreateMindRequest,
@@ -12,6 +13,7 @@ import type {
   PutMindRequest,
   Tag,
   UpdatedMind,
+  QueuedSimulation,
   SignedUrl,
   SimulateRequest,
   Simulation,
@@ -201,8 +203,26 @@ export class MindsimClient {
       new Paginated<WebhookEvent>(this.transport, `${API_PREFIX}/webhook-events`, { limit: opts.limit, cursor: opts.cursor }, opts.signal),
   };
 
-  /** How the person behind the mind would think, feel, say and act. Needs a completed snapshot (else 409). */
-  simulate(request: SimulateRequest, signal?: AbortSignal): Promise<Simulation> {
-    return this.transport.json<Simulation>({ method: 'POST', path: `${API_PREFIX}/simulate`, json: request, signal });
+  /** The stored simulations (conversations): list, get (with messages), delete. */
+  get simulations(): Simulations {
+    return (this.simulationsResource ??= new Simulations(this.transport));
+  }
+
+  private simulationsResource: Simulations | undefined;
+
+  /**
+   * How the person behind the mind would think, feel, say and act. Needs a completed snapshot (else
+   * 409). `conversationId` continues a conversation (the answer's `conversationId`); with
+   * `runInBackground: true` it answers at once with the queued simulation (`simulations.get` follows it).
+   */
+  simulate(request: Omit<SimulateRequest, 'stream' | 'runInBackground'> & { runInBackground: true }, signal?: AbortSignal): Promise<QueuedSimulation>;
+  simulate(request: Omit<SimulateRequest, 'stream' | 'runInBackground'> & { runInBackground?: false }, signal?: AbortSignal): Promise<Simulation>;
+  simulate(request: Omit<SimulateRequest, 'stream'>, signal?: AbortSignal): Promise<Simulation | QueuedSimulation> {
+    return this.transport.json<Simulation | QueuedSimulation>({ method: 'POST', path: `${API_PREFIX}/simulate`, json: request, signal });
+  }
+
+  /** The same simulation streamed (server-sent events): `for await (const e of client.simulateStream({…}))`; the last event is `result` or `error`. */
+  simulateStream(request: Omit<SimulateRequest, 'stream' | 'runInBackground'>, signal?: AbortSignal): AsyncGenerator<SimulationEvent> {
+    return simulationEvents(this.transport, request, signal);
   }
 }

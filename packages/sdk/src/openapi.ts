@@ -1408,7 +1408,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Simulate how the person behind a mind would think, feel, say and act in a scenario */
+        /**
+         * Simulate how the person behind a mind would think, feel, say and act in a scenario
+         * @description With `stream: true` the answer is `text/event-stream`: `start` {simulationId, conversationId, model}, then the answer as it is composed (`part` {field, text} per analysis field and `evidence` {evidence} from mind-reasoner-standard; `evidence`, then `delta` {field: "saying", text} per batch of tokens from mind-reasoner-pro), then `result` with the body of the synchronous answer, or `error` with the error body (and its HTTP `status`). Errors found before the answer starts (validation, unknown ids, no completed snapshot) are plain JSON errors with their status. With `runInBackground: true` the answer is at once `{simulationId, conversationId, status: "queued", message: "Simulation queued"}`: GET /simulations/{simulationId} shows the status and, once completed, the answer as its last message.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1426,6 +1429,15 @@ export interface paths {
                         scenario: {
                             message: string;
                         };
+                        /**
+                         * Format: uuid
+                         * @description Continue this conversation (a simulationId of the same mind): the earlier turns are the context. Without it a new conversation starts
+                         */
+                        conversationId?: string;
+                        /** @description Answer at once with {simulationId, status: "queued"}; a worker simulates, GET /simulations/{id} shows the status and the answer */
+                        runInBackground?: boolean;
+                        /** @description Answer with text/event-stream: "part", "delta" and "evidence" events as the answer is composed, then "result" (this body) or "error" */
+                        stream?: boolean;
                     };
                 };
             };
@@ -1457,7 +1469,17 @@ export interface paths {
                                 page?: number;
                                 score: number;
                             }[];
-                        };
+                            /**
+                             * Format: uuid
+                             * @description The stored conversation this turn belongs to (GET /simulations/{simulationId})
+                             */
+                            simulationId: string;
+                            /**
+                             * Format: uuid
+                             * @description The same id: pass it as conversationId to continue the conversation
+                             */
+                            conversationId: string;
+                        } | components["schemas"]["QueuedSimulation"];
                     };
                 };
                 /** @description Default Response */
@@ -1568,6 +1590,229 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/simulations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the account's simulations (conversations), newest first, with the total count */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                    /** @description Only this mind's simulations */
+                    mindId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first */
+                            simulations: components["schemas"]["Simulation"][];
+                            /** @description How many simulations match in all */
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/simulations/{simulationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A simulation with its messages, oldest first (a background turn: its status, then its answer) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    simulationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            simulation: components["schemas"]["Simulation"];
+                            /** @description Oldest first */
+                            messages: components["schemas"]["SimulationMessage"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a simulation with its messages */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    simulationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            message: "Simulation deleted successfully";
+                            /** Format: uuid */
+                            simulationId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -2021,6 +2266,78 @@ export interface components {
         MindListInput: {
             minds: components["schemas"]["MindInput"][];
         };
+        QueuedSimulationInput: {
+            /** Format: uuid */
+            simulationId: string;
+            /**
+             * Format: uuid
+             * @description The same id
+             */
+            conversationId: string;
+            /** @constant */
+            status: "queued";
+            /** @constant */
+            message: "Simulation queued";
+        };
+        SimulationInput: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            mindId: string;
+            digitalTwinId: string | null;
+            /** @description The latest completed snapshot the last answer drew on; null until a background turn ran */
+            mindAssessmentId: string | null;
+            /** @description The first message, on one line, cut near 80 characters */
+            title: string;
+            /** @description The model of the latest turn */
+            model: string;
+            /**
+             * @description queued or running while a background turn waits or runs; completed or failed after it
+             * @enum {string}
+             */
+            status: "queued" | "running" | "completed" | "failed";
+            /** @description Why the latest turn failed */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            messageCount: number;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            updatedAt: string;
+        };
+        SimulationMessageInput: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            role: "user" | "assistant";
+            content: {
+                /** @description The message to the person, or the answer's `message` */
+                text: string;
+                analysis?: {
+                    thinking: string;
+                    feeling: string;
+                    saying: string;
+                    acting: string;
+                };
+                confidence?: number;
+                evidence?: {
+                    text: string;
+                    speaker: string | null;
+                    /** Format: uuid */
+                    snapshotId: string;
+                    start?: number;
+                    end?: number;
+                    page?: number;
+                    score: number;
+                }[];
+            };
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
+        };
         UsageInput: {
             /** Format: date */
             from: string;
@@ -2284,6 +2601,78 @@ export interface components {
         };
         MindList: {
             minds: components["schemas"]["Mind"][];
+        };
+        QueuedSimulation: {
+            /** Format: uuid */
+            simulationId: string;
+            /**
+             * Format: uuid
+             * @description The same id
+             */
+            conversationId: string;
+            /** @constant */
+            status: "queued";
+            /** @constant */
+            message: "Simulation queued";
+        };
+        Simulation: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            mindId: string;
+            digitalTwinId: string | null;
+            /** @description The latest completed snapshot the last answer drew on; null until a background turn ran */
+            mindAssessmentId: string | null;
+            /** @description The first message, on one line, cut near 80 characters */
+            title: string;
+            /** @description The model of the latest turn */
+            model: string;
+            /**
+             * @description queued or running while a background turn waits or runs; completed or failed after it
+             * @enum {string}
+             */
+            status: "queued" | "running" | "completed" | "failed";
+            /** @description Why the latest turn failed */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            messageCount: number;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            updatedAt: string;
+        };
+        SimulationMessage: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            role: "user" | "assistant";
+            content: {
+                /** @description The message to the person, or the answer's `message` */
+                text: string;
+                analysis?: {
+                    thinking: string;
+                    feeling: string;
+                    saying: string;
+                    acting: string;
+                };
+                confidence?: number;
+                evidence?: {
+                    text: string;
+                    speaker: string | null;
+                    /** Format: uuid */
+                    snapshotId: string;
+                    start?: number;
+                    end?: number;
+                    page?: number;
+                    score: number;
+                }[];
+            };
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
         };
         Usage: {
             /** Format: date */

@@ -37,7 +37,16 @@ export type UploadResult = Ok<'/uploads/{artifactId}', 'put'>;
 export type StartedAssessment = Ok<'/api/public/v1/minds/{mindId}/snapshots', 'post'>;
 export type SnapshotStatus = components['schemas']['SnapshotStatus'];
 export type SimulateRequest = JsonBody<'/api/public/v1/simulate', 'post'>;
-export type Simulation = Ok<'/api/public/v1/simulate', 'post'>;
+/** `POST /simulate` with `runInBackground: true`: the turn is queued, GET /simulations/{id} follows it. */
+export type QueuedSimulation = components['schemas']['QueuedSimulation'];
+/** The answer of `POST /simulate` (synchronous, or the `result` event of a stream). */
+export type Simulation = Exclude<Ok<'/api/public/v1/simulate', 'post'>, QueuedSimulation>;
+/** A stored simulation (a conversation with a mind), as `/simulations` lists it. */
+export type SimulationRecord = components['schemas']['Simulation'];
+export type SimulationMessage = components['schemas']['SimulationMessage'];
+export type SimulationList = Ok<'/api/public/v1/simulations', 'get'>;
+export type SimulationDetail = Ok<'/api/public/v1/simulations/{simulationId}', 'get'>;
+export type SimulationDeleted = Ok<'/api/public/v1/simulations/{simulationId}', 'delete'>;
 export type Evidence = Simulation['evidence'][number];
 export type Model = Ok<'/api/public/v1/models', 'get'>[number];
 export type WebhookEvent = components['schemas']['WebhookEvent'];

@@ -5,6 +5,7 @@ import { mcpCommand } from './mcp-command.ts';
 import { mindsCommands } from './minds-commands.ts';
 import { simulateCommands } from './simulate-commands.ts';
 import { tagsCommands } from './tags-commands.ts';
+import { simulationsCommands } from './simulations-commands.ts';
 import { EXIT, reportError, type OutputOptions } from './terminal.ts';
 import { uploadCommand } from './upload-command.ts';
 import { usageCommand } from './usage-command.ts';
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   uploadCommand(program, global);
   simulateCommands(program, global);
   usageCommand(program, global);
+  simulationsCommands(program, global);
   mcpCommand(program);
   return program;
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ApiError, type MindsimClient } from '@mindsim/sdk';
+import type { SimulateToolRequest } from '../../mcp/simulation-tools.ts';
 import type { MindsimBackend, UploadRequest } from '../../mcp/tools.ts';
 import type { FileUpload } from '../../mcp/upload-tools.ts';
 import { clientFrom } from './config.ts';
@@ -62,8 +63,16 @@ class SdkBackend implements MindsimBackend {
     return this.client.snapshots.status(mindId, snapshotId);
   }
 
-  simulate(mindId: string, message: string, model?: string) {
-    return this.client.simulate({ mindId, selectedSimulationModel: model, scenario: { message } });
+  simulate({ mindId, message, model, conversationId }: SimulateToolRequest) {
+    return this.client.simulate({ mindId, selectedSimulationModel: model, scenario: { message }, conversationId });
+  }
+
+  listSimulations(q: { mindId?: string; limit: number; offset: number }) {
+    return this.client.simulations.list(q);
+  }
+
+  getSimulation(simulationId: string) {
+    return this.client.simulations.get(simulationId);
   }
 
   getProfile(mindId: string) {
@@ -75,7 +84,7 @@ class SdkBackend implements MindsimBackend {
 export function mcpCommand(program: Command): void {
   program
     .command('mcp')
-    .description('run the MCP server over stdio (tools: create_mind, get_signed_upload_url, upload_file_to_signed_url, create_snapshot, …)')
+    .description('run the MCP server over stdio (tools: create_mind, get_signed_upload_url, upload_file_to_signed_url, create_snapshot, simulate, list_simulations, …)')
     .action(async () => {
       // Loaded only here: the MCP SDK is the heaviest import and no other command needs it.
       const { createMcpServer } = await import('../../mcp/tools.ts');

@@ -30,17 +30,20 @@ export function simulateCommands(program: Command, global: () => OutputOptions):
     .command('simulate <mindId> <message>')
     .description('how the person would think, feel, say and act in a scenario, with the evidence')
     .option('--model <model>', 'mind-reasoner-pro or mind-reasoner-standard', DEFAULT_MODEL)
-    .action(async (mindId: string, message: string, opts: { model: string }) => {
-      const sim = await clientFrom().simulate({ mindId, selectedSimulationModel: opts.model, scenario: { message } });
+    .option('--conversation <id>', 'continue this conversation (the conversationId of an earlier answer)')
+    .action(async (mindId: string, message: string, opts: { model: string; conversation?: string }) => {
+      const sim = await clientFrom().simulate({ mindId, selectedSimulationModel: opts.model, scenario: { message }, conversationId: opts.conversation });
       if (global().json) return printJson(sim);
       console.log(renderSimulation(sim));
+      console.log(dim(`\nConversation ${sim.conversationId}`));
     });
 
   program
     .command('chat <mindId>')
-    .description('an interactive prompt: every line typed is simulated (Ctrl-D or /exit to leave)')
+    .description('an interactive prompt: every line typed is a turn of one conversation (Ctrl-D or /exit to leave)')
     .option('--model <model>', 'mind-reasoner-pro or mind-reasoner-standard', DEFAULT_MODEL)
-    .action(async (mindId: string, opts: { model: string }) => {
+    .option('--conversation <id>', 'continue this conversation instead of starting a new one')
+    .action(async (mindId: string, opts: { model: string; conversation?: string }) => {
       const client = clientFrom();
       const { name } = await client.minds.get(mindId);
       const json = Boolean(global().json);
@@ -51,14 +54,20 @@ export function simulateCommands(program: Command, global: () => OutputOptions):
         rl.setPrompt('you> ');
         rl.prompt();
       }
+      // One conversation for the whole session: each turn is answered with the earlier ones as context.
+      let conversationId = opts.conversation;
       for await (const raw of rl) {
         const message = raw.trim();
         if (message === '/exit' || message === '/quit') break;
         if (message) {
           try {
-            const sim = await client.simulate({ mindId, selectedSimulationModel: opts.model, scenario: { message } });
+            const sim = await client.simulate({ mindId, selectedSimulationModel: opts.model, scenario: { message }, conversationId });
             if (json) process.stdout.write(`${JSON.stringify(sim)}\n`);
-            else console.log(`\n${renderSimulation(sim)}\n`);
+            else {
+              console.log(`\n${renderSimulation(sim)}\n`);
+              if (sim.conversationId !== conversationId) console.log(dim(`Conversation ${sim.conversationId} (mindsim simulations show ${sim.conversationId})\n`));
+            }
+            conversationId = sim.conversationId;
           } catch (err) {
             if (!(err instanceof ApiError)) throw err;
             if (json) process.stdout.write(`${JSON.stringify(apiErrorJson(err))}\n`);

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { AuthContext } from '../../domain/accounts.ts';
 import { DomainError, tooLarge } from '../../kernel/errors.ts';
 import { ApiFailure, translatingErrors } from '../../mcp/results.ts';
+import type { SimulateToolRequest } from '../../mcp/simulation-tools.ts';
 import { createMcpServer, type MindsimBackend, type UploadRequest } from '../../mcp/tools.ts';
 import { authOf } from '../plugins/auth.ts';
 import { RATE_LIMIT_HEADERS } from '../plugins/rate-limit.ts';
@@ -53,8 +54,16 @@ class ServiceBackend implements MindsimBackend {
     return this.s.snapshots.status(this.auth, mindId, snapshotId);
   }
 
-  simulate(mindId: string, message: string, model?: string) {
-    return this.s.simulation.simulate(this.auth, { mindId, selectedSimulationModel: model, scenario: { message } });
+  simulate({ mindId, message, model, conversationId }: SimulateToolRequest) {
+    return this.s.simulation.simulate(this.auth, { mindId, selectedSimulationModel: model, scenario: { message }, conversationId });
+  }
+
+  listSimulations(q: { mindId?: string; limit: number; offset: number }) {
+    return this.s.simulations.list(this.auth, q);
+  }
+
+  getSimulation(simulationId: string) {
+    return this.s.simulations.get(this.auth, simulationId);
   }
 
   getProfile(mindId: string) {

@@ -236,6 +236,34 @@ export interface RateLimitWindowsTable {
   reset_at: number;
 }
 
+export interface SimulationsTable {
+  id: string;
+  account_id: string;
+  mind_id: string;
+  digital_twin_id: string | null;
+  mind_assessment_id: string | null;
+  title: string;
+  model: string;
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  error_code: string | null;
+  error_message: string | null;
+  message_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SimulationMessagesTable {
+  id: string;
+  simulation_id: string;
+  account_id: string;
+  mind_id: string;
+  seq: number;
+  role: 'user' | 'assistant';
+  /** JSON of the message's content: {text, analysis?, confidence?, evidence?}. */
+  content: string;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -258,4 +286,6 @@ export interface Database {
   usage_simulated_twins: UsageSimulatedTwinsTable;
   rate_limit_windows: RateLimitWindowsTable;
   sessions: SessionsTable;
+  simulations: SimulationsTable;
+  simulation_messages: SimulationMessagesTable;
 }

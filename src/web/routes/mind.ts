@@ -17,7 +17,12 @@ const StartSnapshot = z.object({
 const Scenario = z.object({
   message: z.string().trim().min(1).max(20_000),
   model: z.enum(['mind-reasoner-standard', 'mind-reasoner-pro']).default('mind-reasoner-standard'),
+  /** The playground's current conversation (empty: a new one). */
+  conversationId: z.preprocess((v) => (v === '' ? undefined : v), z.uuid().optional()),
 });
+/** `?conversation=<id>`: the playground continues that conversation (ignored unless it is this mind's). */
+const PlaygroundQuery = z.object({ conversation: z.uuid().optional().catch(undefined) });
+const CONVERSATIONS_SHOWN = 20;
 
 /** The tags form: names separated by commas (empty: no tags). */
 const TagsForm = z.object({
@@ -46,9 +51,24 @@ async function profileOf(s: Services, auth: AuthContext, mindId: string) {
   }
 }
 
+const conversationsOf = (s: Services, auth: AuthContext, mindId: string) => s.simulations.list(auth, { mindId, limit: CONVERSATIONS_SHOWN, offset: 0 });
+
+/** The conversation the playground continues: the one asked for, if it is this mind's. */
+async function playgroundConversation(s: Services, auth: AuthContext, mindId: string, query: unknown): Promise<string | undefined> {
+  const { conversation } = PlaygroundQuery.parse(query ?? {});
+  if (!conversation) return undefined;
+  try {
+    return (await s.simulations.get(auth, conversation)).simulation.mindId === mindId ? conversation : undefined;
+  } catch (err) {
+    if (err instanceof DomainError && err.kind === 'not_found') return undefined;
+    throw err;
+  }
+}
+
 /**
  * One mind: its snapshots with live status, upload through the signed-URL flow (the browser PUTs
- * the file straight to the signed URL, with progress), the persona profile, and a playground.
+ * the file straight to the signed URL, with progress), the persona profile, a playground that
+ * keeps one conversation going, and the mind's conversations.
  */
 export function mindDetailPages(s: Services) {
   return async (app: FastifyInstance) => {
@@ -61,6 +81,8 @@ export function mindDetailPages(s: Services) {
         ...(await snapshotsView(s, auth, mind.id)),
         profile: await profileOf(s, auth, mind.id),
         models: s.simulation.models(),
+        conversations: await conversationsOf(s, auth, mind.id),
+        conversationId: await playgroundConversation(s, auth, mind.id, req.query),
       });
     });
 
@@ -99,9 +121,11 @@ export function mindDetailPages(s: Services) {
 
     app.post('/minds/:mindId/simulate', async (req, reply) => {
       const auth = viewerAuth(req);
-      const { message, model } = Scenario.parse(req.body ?? {});
-      const result = await s.simulation.simulate(auth, { mindId: mindIdOf(req), selectedSimulationModel: model, scenario: { message } });
-      return render(req, reply, 'partials/simulation', { result, scenario: message });
+      const { message, model, conversationId } = Scenario.parse(req.body ?? {});
+      const mindId = mindIdOf(req);
+      const result = await s.simulation.simulate(auth, { mindId, selectedSimulationModel: model, scenario: { message }, conversationId });
+      // The answer, and out of band: the form's conversation (the next question continues it) and the list of conversations.
+      return render(req, reply, 'partials/simulation', { result, scenario: message, mindId, conversations: await conversationsOf(s, auth, mindId) });
     });
   };
 }

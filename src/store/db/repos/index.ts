@@ -7,6 +7,7 @@ import { MindsRepo } from './minds.ts';
 import { ProfilesRepo } from './profiles.ts';
 import { SessionsRepo } from './sessions.ts';
 import { SettingsRepo } from './settings.ts';
+import { SimulationsRepo } from './simulations.ts';
 import { SnapshotsRepo } from './snapshots.ts';
 import { TagsRepo } from './tags.ts';
 import { RateLimitWindowsRepo, UsageRepo } from './usage.ts';
@@ -27,6 +28,7 @@ export interface Repos {
   usage: UsageRepo;
   rateLimitWindows: RateLimitWindowsRepo;
   sessions: SessionsRepo;
+  simulations: SimulationsRepo;
 }
 
 export function makeRepos(db: Kysely<Database>): Repos {
@@ -44,5 +46,6 @@ export function makeRepos(db: Kysely<Database>): Repos {
     usage: new UsageRepo(db),
     rateLimitWindows: new RateLimitWindowsRepo(db),
     sessions: new SessionsRepo(db),
+    simulations: new SimulationsRepo(db),
   };
 }

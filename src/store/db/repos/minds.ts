@@ -3,6 +3,7 @@ import type { PageCursor } from '../../../kernel/pagination.ts';
 import type { Database, DigitalTwinsTable, MindsTable } from '../schema.ts';
 import { foldKey } from '../../../kernel/name-keys.ts';
 import { olderThan } from './keyset.ts';
+import { SimulationsRepo } from './simulations.ts';
 
 export type MindRow = Selectable<MindsTable>;
 export type DigitalTwinRow = Selectable<DigitalTwinsTable>;
@@ -117,7 +118,8 @@ export class MindsRepo {
   /**
    * Deletes the mind and, explicitly (not relying on cascades), every row that hangs off it or
    * names it: twins, artifacts, snapshots with their memories, profiles and reflections, and the
-   * snapshots' jobs (their payload holds the snapshot id). Answers the deleted snapshots' ids.
+   * snapshots' jobs (their payload holds the snapshot id), its simulations with their messages
+   * and jobs, and the usage meter's rows naming its twins. Answers the deleted snapshots' ids.
    */
   async delete(accountId: string, id: string): Promise<{ snapshotIds: string[] }> {
     const snapshotIds = (await this.db.selectFrom('snapshots').select('id').where('mind_id', '=', id).execute()).map((r) => r.id);
@@ -128,12 +130,16 @@ export class MindsRepo {
         .where((eb) => eb.or(batch.map((sid) => eb('payload', 'like', `%"snapshotId":"${sid}"%`))))
         .execute();
     }
+    await new SimulationsRepo(this.db).deleteOfMind(id);
     const ofMind = this.db.selectFrom('snapshots').select('id').where('mind_id', '=', id);
     await this.db.deleteFrom('memories').where('snapshot_id', 'in', ofMind).execute();
     await this.db.deleteFrom('snapshot_reflections').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('snapshot_profiles').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('snapshots').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('artifacts').where('mind_id', '=', id).execute();
+    // The usage meter's distinct-twin counts name the twins: erased with them (their past counts drop).
+    const twins = this.db.selectFrom('digital_twins').select('id').where('mind_id', '=', id);
+    await this.db.deleteFrom('usage_simulated_twins').where('digital_twin_id', 'in', twins).execute();
     await this.db.deleteFrom('digital_twins').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('mind_tags').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('minds').where('id', '=', id).where('account_id', '=', accountId).execute();

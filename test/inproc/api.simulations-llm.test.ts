@@ -1,0 +1,184 @@
+/**
+ * Conversations with mind-reasoner-pro against a local server speaking the OpenAI chat-completions
+ * protocol (plain and streamed): the earlier turns in the prompt, `saying` streamed token by token
+ * as `delta` events, a provider failure as the `error` event, and a background turn that is busy,
+ * then failed, then continued.
+ */
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { SimulationEvent } from '@mindsim/sdk';
+import { client, type Client } from '../../testkit/http.ts';
+import { blobOf, statusOf, waitFor, type TestSdk } from '../../testkit/sdk.ts';
+import { startService, type Service } from '../../testkit/service.ts';
+import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
+
+type Mode = 'ok' | 'fail' | 'hang';
+interface Received {
+  schemaName: string;
+  user: string;
+  stream: boolean;
+}
+
+let mode: Mode = 'ok';
+const received: Received[] = [];
+let provider: http.Server;
+let srv: Service;
+let sdk: TestSdk;
+let api: Client;
+let mindId = '';
+
+const ANSWER = {
+  thinking: 'They would weigh focus against visibility.',
+  feeling: 'Relaxed about it.',
+  saying: "Remote, without question. I'm far more productive at home, and I go in once a week.",
+  acting: 'They would keep working from home.',
+  confidence: 0.8,
+};
+const REFLECTIONS = { psychologist: 'p', behaviouralEconomist: 'b', politicalScientist: 'ps', demographer: 'd' };
+const PRO = 'mind-reasoner-pro';
+
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'test-model', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+
+/** The answer as chat-completion chunks of a few characters each, a few milliseconds apart. */
+async function streamAnswer(res: http.ServerResponse, content: string): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  res.write(chunk({ role: 'assistant', content: '' }));
+  for (let i = 0; i < content.length; i += 12) {
+    res.write(chunk({ content: content.slice(i, i + 12) }));
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  res.write(chunk({}, 'stop'));
+  res.end('data: [DONE]\n\n');
+}
+
+function startProvider(): Promise<number> {
+  provider = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (d: Buffer) => (raw += d.toString()));
+    req.on('end', () => {
+      const body = JSON.parse(raw) as { stream?: boolean; messages: Array<{ role: string; content: string }>; response_format?: { json_schema?: { name?: string } } };
+      const schemaName = body.response_format?.json_schema?.name ?? '';
+      const user = body.messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
+      received.push({ schemaName, user, stream: body.stream === true });
+      if (mode === 'hang' && schemaName === 'simulation') return;
+      if (mode === 'fail' && schemaName === 'simulation') {
+        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'boom', type: 'server_error' } }));
+        return;
+      }
+      const content = JSON.stringify(schemaName === 'reflections' ? REFLECTIONS : ANSWER);
+      if (body.stream) return void streamAnswer(res, content);
+      const completion = { id: 'chatcmpl-test', object: 'chat.completion', created: 1_700_000_000, model: 'test-model', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion));
+    });
+  });
+  return new Promise((resolve) => provider.listen(0, '127.0.0.1', () => resolve((provider.address() as AddressInfo).port)));
+}
+
+before(async () => {
+  const port = await startProvider();
+  srv = await startService({
+    LLM_PROVIDER: 'openai-compatible',
+    LLM_BASE_URL: `http://127.0.0.1:${port}/v1`,
+    LLM_API_KEY: 'test-key',
+    LLM_MODEL: 'test-model',
+    LLM_MAX_RETRIES: '0',
+    LLM_TIMEOUT_MS: '1500',
+  });
+  sdk = srv.sdk();
+  api = client(srv.api, srv.apiKey);
+  mindId = (await sdk.minds.create('Sam Okafor')).mind.id;
+  const r = await sdk.snapshots.create(mindId, { file: blobOf(teamsVtt(sampleInterview())), fileName: 'talk.vtt' });
+  assert.equal((await waitFor(sdk, mindId, r.mindAssessmentId)).status, 'completed');
+});
+after(async () => {
+  await srv?.close();
+  provider.closeAllConnections();
+  await new Promise((r) => provider.close(r));
+});
+
+const lastPrompt = () => received.filter((r) => r.schemaName === 'simulation').at(-1);
+const ask = (message: string, extra: Record<string, unknown> = {}) => ({ mindId, selectedSimulationModel: PRO, scenario: { message }, ...extra });
+
+async function collect(events: AsyncIterable<SimulationEvent>): Promise<SimulationEvent[]> {
+  const all: SimulationEvent[] = [];
+  for await (const e of events) all.push(e);
+  return all;
+}
+
+describe('mind-reasoner-pro in a conversation', () => {
+  it('the prompt of a follow-up carries the earlier turns, oldest first, before the scenario', async () => {
+    const first = await sdk.simulate(ask('Do you prefer working remotely or in an office?'));
+    assert.equal(first.model, PRO);
+    assert.doesNotMatch(lastPrompt()?.user ?? '', /# The conversation so far/);
+    await sdk.simulate(ask('What would you do first?', { conversationId: first.conversationId }));
+    const prompt = lastPrompt()?.user ?? '';
+    const history = prompt.slice(prompt.indexOf('# The conversation so far'), prompt.indexOf('# Scenario'));
+    assert.match(history, /^# The conversation so far \(oldest first; the scenario below continues it\)\n\nUser: Do you prefer working remotely or in an office\?\nSam Okafor: Remote, without question\. I'm far more productive at home/);
+    assert.match(prompt.slice(prompt.indexOf('# Scenario')), /^# Scenario\n\nWhat would you do first\?/);
+  });
+
+  it('streams `saying` token by token as delta events, then the result; the turn is stored', async () => {
+    received.length = 0;
+    const events = await collect(sdk.simulateStream(ask('Would you go back to an office full time?')));
+    assert.equal(lastPrompt()?.stream, true, 'the provider was asked to stream');
+    const kinds = events.map((e) => e.event);
+    assert.deepEqual([kinds[0], kinds[1], kinds.at(-1)], ['start', 'evidence', 'result']);
+    const deltas = events.flatMap((e) => (e.event === 'delta' ? [e.data.text] : []));
+    assert.ok(deltas.length > 3, `several deltas (${deltas.length})`);
+    assert.equal(deltas.join(''), ANSWER.saying);
+    const result = events.at(-1);
+    assert.ok(result?.event === 'result');
+    const { confidence, ...analysis } = ANSWER;
+    assert.deepEqual([result.data.message, result.data.analysis, result.data.confidence, result.data.model], [ANSWER.saying, analysis, confidence, PRO]);
+    const evidence = events[1];
+    assert.deepEqual(evidence?.event === 'evidence' && evidence.data.evidence, result.data.evidence);
+    const { messages } = await sdk.simulations.get(result.data.simulationId);
+    assert.deepEqual(messages.map((m) => m.content.text), ['Would you go back to an office full time?', ANSWER.saying]);
+  });
+
+  it('a provider failure mid-stream is the error event with the error body; nothing is stored', async () => {
+    mode = 'fail';
+    try {
+      const events = await collect(sdk.simulateStream(ask('Coffee?')));
+      const last = events.at(-1);
+      assert.ok(last?.event === 'error', JSON.stringify(events));
+      assert.deepEqual([last.data.status, last.data.code, last.data.error], [502, 'LLM_ERROR', 'Bad Gateway']);
+      assert.ok(last.data.requestId);
+      const start = events[0];
+      assert.ok(start?.event === 'start');
+      assert.equal(await statusOf(sdk.simulations.get(start.data.simulationId)), 404);
+    } finally {
+      mode = 'ok';
+    }
+  });
+
+  it('a background turn is busy while it runs (409 for another turn), fails with why, and the conversation goes on', async () => {
+    mode = 'hang';
+    const queued = await sdk.simulate(ask('How do you start your day?', { runInBackground: true }));
+    const deadline = Date.now() + 10_000;
+    while ((await sdk.simulations.get(queued.simulationId)).simulation.status !== 'running') {
+      if (Date.now() > deadline) assert.fail('never running');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    for (const extra of [{}, { runInBackground: true }, { stream: true }]) {
+      const busy = await api.post('/simulate', ask('And then?', { conversationId: queued.conversationId, ...extra }));
+      assert.deepEqual([busy.status, busy.body.code], [409, 'SIMULATION_IN_PROGRESS']);
+    }
+    let detail = await sdk.simulations.get(queued.simulationId);
+    while (detail.simulation.status === 'running') {
+      await new Promise((r) => setTimeout(r, 50));
+      detail = await sdk.simulations.get(queued.simulationId);
+    }
+    assert.equal(detail.simulation.status, 'failed');
+    assert.equal(detail.simulation.error?.code, 'llm_unavailable');
+    assert.deepEqual(detail.messages.map((m) => m.role), ['user']);
+    mode = 'ok';
+    const next = await sdk.simulate(ask('Do you prefer working remotely?', { conversationId: queued.conversationId }));
+    assert.equal(next.simulationId, queued.simulationId);
+    const after = await sdk.simulations.get(queued.simulationId);
+    assert.deepEqual([after.simulation.status, after.simulation.error, after.simulation.messageCount], ['completed', null, 3]);
+  });
+});
