@@ -18,6 +18,8 @@ export interface DigitalTwin {
   id: string;
   mindId: string;
   name: string;
+  /** The twin made with the mind: snapshots created without a twin are linked to it. */
+  isDefault: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -27,6 +29,7 @@ export const toTwin = (r: DigitalTwinRow): DigitalTwin => ({
   id: r.id,
   mindId: r.mind_id,
   name: r.name,
+  isDefault: Boolean(r.is_default),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -59,6 +62,7 @@ export class MindService {
       mind_id: mind.id,
       account_id: auth.accountId,
       name: 'Default',
+      is_default: 1,
       created_at: at,
       updated_at: at,
     };

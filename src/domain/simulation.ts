@@ -3,7 +3,7 @@ import { MODEL_NAMES } from '../engines/registry.ts';
 import type { EvidenceItem, SimulationAnalysis } from '../engines/types.ts';
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
-import { invalid } from '../kernel/errors.ts';
+import { invalid, notFound } from '../kernel/errors.ts';
 import type { MindService } from './minds.ts';
 import type { MindMemories } from './mind-memory.ts';
 import { snapshotNotReady } from './snapshots.ts';
@@ -14,6 +14,8 @@ export interface SimulateRequest {
   scenario: { message: string };
   /** Earlier messages of the conversation, oldest first (a follow-up leans on them). */
   priorTurns?: string[];
+  /** Simulate this twin: only the completed snapshots linked to it. */
+  digitalTwinId?: string;
 }
 
 export interface SimulateResponse {
@@ -25,7 +27,7 @@ export interface SimulateResponse {
   evidence: EvidenceItem[];
 }
 
-/** Runs a scenario against a mind's memory: all of its completed snapshots. */
+/** Runs a scenario against a mind's memory: its completed snapshots linked to a twin (to the one asked for, if any). */
 export class SimulationService {
   constructor(
     private readonly store: Store,
@@ -55,7 +57,11 @@ export class SimulationService {
       });
     }
     const mind = await this.minds.require(auth, req.mindId);
-    const snapshotIds = (await this.store.repos.snapshots.completedIds(mind.id)).map((r) => r.id);
+    const twinId = req.digitalTwinId;
+    if (twinId !== undefined && !(await this.store.repos.twins.byId(auth.accountId, mind.id, twinId))) {
+      throw notFound('The digital twin', 'digital_twin_not_found');
+    }
+    const snapshotIds = (await this.store.repos.snapshots.completedIds(mind.id, twinId)).map((r) => r.id);
     if (snapshotIds.length === 0) throw snapshotNotReady();
     const memory = await this.memories.memory(snapshotIds);
     const context = resolved.engine.wantsContext ? await this.memories.context(snapshotIds) : undefined;

@@ -12,9 +12,11 @@ import {
 import { apiPipeline } from './plugins/api-pipeline.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling, sendError } from './plugins/errors.ts';
 import { responseSerializerCompiler } from './serializer.ts';
+import { digitalTwinRoutes } from './routes/digital-twins.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { mindRoutes } from './routes/minds.ts';
 import { profileRoutes } from './routes/profile.ts';
+import { psychometricsRoutes } from './routes/psychometrics.ts';
 import { simulateRoutes } from './routes/simulate.ts';
 import { snapshotRoutes } from './routes/snapshots.ts';
 import { signedUrlRoutes, uploadReceiverRoutes } from './routes/uploads.ts';
@@ -149,5 +151,7 @@ const apiScope =
     await api.register(snapshotRoutes(s, cfg));
     await api.register(simulateRoutes(s));
     await api.register(profileRoutes(s));
+    await api.register(digitalTwinRoutes(s));
+    await api.register(psychometricsRoutes(s));
     await api.register(webhookEventRoutes(s, cfg));
   };

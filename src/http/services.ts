@@ -1,9 +1,12 @@
 import type { AccountService } from '../domain/accounts.ts';
+import type { DigitalTwinService } from '../domain/digital-twins.ts';
 import type { LoginService } from '../domain/logins.ts';
 import type { MindService } from '../domain/minds.ts';
 import type { ProfileService } from '../domain/profile.ts';
+import type { PsychometricsService } from '../domain/psychometrics.ts';
 import type { RateLimits } from '../domain/rate-limits.ts';
 import type { SimulationService } from '../domain/simulation.ts';
+import type { SnapshotDetailsService } from '../domain/snapshot-details.ts';
 import type { SnapshotService } from '../domain/snapshots.ts';
 import type { UploadService } from '../domain/uploads.ts';
 import type { UsageService } from '../domain/usage.ts';
@@ -16,6 +19,12 @@ export interface Services {
   minds: MindService;
   uploads: UploadService;
   snapshots: SnapshotService;
+  /** A snapshot's details: counts, transcript turns, psychometrics. */
+  snapshotDetails: SnapshotDetailsService;
+  /** A mind's digital twins beyond the default one. */
+  twins: DigitalTwinService;
+  /** Linguistic markers and LLM estimates, per snapshot and per mind. */
+  psychometrics: PsychometricsService;
   simulation: SimulationService;
   profiles: ProfileService;
   webhooks: WebhookService;

@@ -1,4 +1,4 @@
-export { MindsimClient, type CreateSnapshotOptions, type ListOptions, type SnapshotSource, type UploadOptions, type WaitOptions } from './client.ts';
+export { MindsimClient, type CreateSnapshotOptions, type ListOptions, type SnapshotDetailsOptions, type SnapshotSource, type UploadOptions, type WaitOptions } from './client.ts';
 export { ApiError, WaitTimeoutError } from './errors.ts';
 export { Paginated } from './pagination.ts';
 export { retryAfterMs, type ClientOptions } from './transport.ts';
