@@ -93,7 +93,7 @@ describe('psychometrics without a language model: linguistic markers', () => {
     assert.equal(talk.details.meanTurnWords, Math.round((personWords / 3) * 1000) / 1000);
     const sentiment = markerOf(p, 'sentiment');
     assert.ok(sentiment.value !== null && sentiment.value >= -1 && sentiment.value <= 1);
-    assert.ok(sentiment.details.positiveSentences >= 1);
+    assert.ok((sentiment.details.positiveSentences ?? 0) >= 1);
     assert.deepEqual([p.bigFive, p.expertJudgements], [[], []]);
     assert.deepEqual(p.gaps, [{ snapshotId: id, part: 'llm_estimates', reason: 'No language model was configured when the snapshot was processed.' }]);
     assert.doesNotMatch(JSON.stringify(p), /"openness"|"extraversion"/);
