@@ -121,6 +121,13 @@ describe('dashboard in a real browser', { skip }, () => {
     await labelled();
     await screenshot(page, '04-mind');
 
+    // Each snapshot shows its conversation date; deleting one (confirmed) empties the list and the profile.
+    assert.match(await page.getByTestId('mindset-date').innerText(), /^\d{4}-\d{2}-\d{2}$/);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: /^Delete the snapshot of/ }).click();
+    await page.getByText('No transcripts yet').waitFor();
+    await labelled();
+
     // Webhooks: a standard account is told why and how to upgrade.
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('heading', { name: 'Webhooks are a Pro feature' }).waitFor();
