@@ -4,6 +4,7 @@ import { loginCommand } from './login-command.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { mindsCommands } from './minds-commands.ts';
 import { simulateCommands } from './simulate-commands.ts';
+import { snapshotsCommands } from './snapshots-commands.ts';
 import { EXIT, reportError, type OutputOptions } from './terminal.ts';
 import { uploadCommand } from './upload-command.ts';
 
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   loginCommand(program, global);
   mindsCommands(program, global);
   uploadCommand(program, global);
+  snapshotsCommands(program, global);
   simulateCommands(program, global);
   mcpCommand(program);
   return program;
