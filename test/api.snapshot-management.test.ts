@@ -3,7 +3,9 @@
  * links, and simulation by twin; on both prefixes, with a second account that sees nothing.
  */
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import SqliteDatabase from 'better-sqlite3';
 import { ProcessSnapshotJob } from '../src/jobs/process-snapshot.ts';
 import type { AnalysisResult, AnalysisTask } from '../src/jobs/transcript-analysis.ts';
 import { client, fileForm, type Client } from '../testkit/http.ts';
@@ -54,6 +56,22 @@ async function mindWith(...files: Array<{ turns: Turn[]; twin?: string; date?: s
 }
 
 const status = (call: Promise<unknown>) => failure(call).then((e) => e.status);
+
+/** `table.column` of every value in the service's database that contains one of these strings. */
+function rowsNaming(needles: string[]): string[] {
+  const db = new SqliteDatabase(path.join(srv.dataDir, 'mindsim.sqlite'), { readonly: true });
+  try {
+    const found = new Set<string>();
+    for (const t of db.prepare(`select name from sqlite_master where type = 'table'`).pluck().all() as string[]) {
+      for (const row of db.prepare(`select * from "${t}"`).all() as Array<Record<string, unknown>>) {
+        for (const [col, v] of Object.entries(row)) if (typeof v === 'string' && needles.some((n) => v.includes(n))) found.add(`${t}.${col}`);
+      }
+    }
+    return [...found].sort();
+  } finally {
+    db.close();
+  }
+}
 
 describe('mindsetDate', () => {
   it('is taken from the form (file or artifactId), defaults to the upload day, and is on status, list and details', async () => {
@@ -208,6 +226,7 @@ describe('DELETE /minds/{id}/snapshots/{sid}', () => {
     assert.equal((await srv.ctx.store.repos.snapshots.memoriesOf([bees])).length, 0);
     assert.equal(await srv.ctx.store.repos.artifacts.byId(artifactId), undefined, 'its artifact is removed');
     await assert.rejects(srv.ctx.blobs.get(blobKey), 'its file is deleted');
+    assert.deepEqual(rowsNaming([bees, artifactId, 'Varroa mites']), [], 'no row names the snapshot, its artifact or its words');
   });
 
   it('keeps an artifact another snapshot was made from', async () => {

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { longInterview, makeDocx, sampleInterview, teamsVtt, zoomVtt } from '../testkit/fixtures.ts';
-import { ApiError } from '@mindsim/sdk';
+import { ApiError, type SnapshotDetails } from '@mindsim/sdk';
 import { runAdmin } from '../testkit/process.ts';
 import { blobOf, testSdk, waitFor, type TestSdk } from '../testkit/sdk.ts';
 import { startService, type Service } from '../testkit/service.ts';
@@ -129,6 +129,10 @@ describe('backup and restore', { concurrency: false }, () => {
         const then = await before.snapshots.list(m.id, { limit: 100 }).all();
         const ids = new Set(now.map((s) => s.id));
         for (const s of now) assert.ok(then.some((t) => t.id === s.id && t.createdAt === s.createdAt && t.status === s.status));
+        for (const s of now.filter((x) => x.status === 'completed')) {
+          const kept = ({ transcripts, psychometrics, keyTopicCount }: SnapshotDetails) => ({ transcripts, psychometrics, keyTopicCount });
+          assert.deepEqual(kept(await after.snapshots.get(m.id, s.id)), kept(await before.snapshots.get(m.id, s.id)), 'turns and psychometrics are restored');
+        }
         if (then.every((t) => ids.has(t.id))) {
           const a = await before.simulate({ mindId: m.id, scenario: SCENARIO });
           const b = await after.simulate({ mindId: m.id, scenario: SCENARIO });
