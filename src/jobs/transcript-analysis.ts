@@ -2,7 +2,7 @@ import { parseTranscript } from '../ingest/index.ts';
 import { IngestError, type TranscriptFormat } from '../ingest/transcript.ts';
 import { buildMemoryBank } from '../memory/build.ts';
 import type { Memory } from '../memory/types.ts';
-import { buildProfile } from '../memory/profile.ts';
+import { profileWithSentiments } from '../memory/profile.ts';
 import type { SnapshotProfile } from '../memory/profile-types.ts';
 import { fidelityCheck, type Fidelity } from '../engines/fidelity-check.ts';
 import { wordVectors } from '../memory/word-vectors.ts';
@@ -53,10 +53,10 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisResul
       const who = bank.person ? `"${bank.person}"` : 'the person';
       return { ok: false, code: 'empty_transcript', message: `No words of ${who} were found in the transcript.` };
     }
-    const profile = buildProfile(bank.memories);
+    const { profile, sentiments } = profileWithSentiments(bank.memories);
     const fidelity = fidelityCheck(bank.memories);
     const turns = transcriptTurns(transcript.utterances, bank.person);
-    const markers = tallyMarkers(turns, bank.memories);
+    const markers = tallyMarkers(turns, bank.memories, sentiments);
     return { ok: true, format: transcript.format, person: bank.person, memories: bank.memories, profile, fidelity, ...boundedTurns(turns), markers };
   } catch (err) {
     if (err instanceof IngestError) return { ok: false, code: err.code, message: err.message };

@@ -50,9 +50,19 @@ const per1000 = (n: number, of: number) => (of > 0 ? round((n * 1000) / of) : 0)
 const ratio = (a: number, b: number) => (a + b > 0 ? round(a / (a + b)) : null);
 const ref = (m: Memory): ProfileRef => ({ seq: m.seq, text: m.text, start: m.start, end: m.end, page: m.page });
 
-function phraseCount(tokens: readonly string[], phrases: readonly string[]): number {
-  const joined = ` ${tokens.join(' ')} `;
-  return phrases.reduce((n, p) => n + joined.split(` ${p} `).length - 1, 0);
+const CERTAINTY_SET = new Set(CERTAINTY);
+const HEDGE_SET = new Set(HEDGES);
+
+/** Occurrences of the phrases (one to three words) in a sentence's words: one pass, each position tried once. */
+function phraseCount(tokens: readonly string[], phrases: ReadonlySet<string>): number {
+  let n = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const one = tokens[i] ?? '';
+    const two = `${one} ${tokens[i + 1] ?? ''}`;
+    const three = `${two} ${tokens[i + 2] ?? ''}`;
+    if (phrases.has(one) || phrases.has(two) || phrases.has(three)) n++;
+  }
+  return n;
 }
 
 /** The `n` memories scoring highest (above 0), in transcript order. */
@@ -68,31 +78,36 @@ function top(memories: readonly Memory[], score: (m: Memory, i: number) => numbe
 
 const distinct = (ms: Memory[]) => ms.filter((m, i) => ms.findIndex((x) => x.seq === m.seq) === i);
 
-/** The person's longest answer (consecutive sentences under one question), cut to EXAMPLE_WORDS. */
+/** The person's longest answer (consecutive sentences under one question), cut to EXAMPLE_WORDS. Linear in the sentences. */
 function longestAnswer(memories: readonly Memory[]): ProfileRef[] {
-  let best: Memory[] = [];
-  let run: Memory[] = [];
-  const size = (ms: Memory[]) => ms.reduce((n, m) => n + words(m.text).length, 0);
-  for (const m of memories) {
-    const last = run[run.length - 1];
-    run = last && m.seq === last.seq + 1 && m.question === last.question ? [...run, m] : [m];
-    if (size(run) > size(best)) best = run;
-  }
-  const first = best[0];
-  if (!first) return [];
-  const text = best.map((m) => m.text).join(' ').split(/\s+/);
+  let best = { from: 0, to: -1, words: 0 };
+  let from = 0;
+  let count = 0;
+  memories.forEach((m, i) => {
+    const last = memories[i - 1];
+    if (!(last && m.seq === last.seq + 1 && m.question === last.question)) [from, count] = [i, 0];
+    count += words(m.text).length;
+    if (count > best.words) best = { from, to: i, words: count };
+  });
+  const first = memories[best.from];
+  if (!first || best.to < 0) return [];
+  const text: string[] = [];
+  for (let i = best.from; i <= best.to && text.length <= EXAMPLE_WORDS; i++) text.push(...(memories[i]?.text.split(/\s+/) ?? []));
   return [{ ...ref(first), text: text.length > EXAMPLE_WORDS ? `${text.slice(0, EXAMPLE_WORDS).join(' ')}…` : text.join(' ') }];
 }
 
-/** The markers of one snapshot: its turns (for talkativeness) and the person's sentences (for the rest). */
-export function tallyMarkers(turns: readonly TranscriptTurn[], memories: readonly Memory[]): SnapshotMarkers {
+/**
+ * The markers of one snapshot: its turns (for talkativeness) and the person's sentences (for the
+ * rest), with each sentence's sentiment when the caller has read it already (the profile does).
+ */
+export function tallyMarkers(turns: readonly TranscriptTurn[], memories: readonly Memory[], sentiments?: readonly number[]): SnapshotMarkers {
   const tokens = memories.map((m) => words(m.text));
   const all = tokens.flat();
-  const certain = tokens.map((t) => phraseCount(t, CERTAINTY));
-  const hedged = tokens.map((t) => phraseCount(t, HEDGES));
+  const certain = tokens.map((t) => phraseCount(t, CERTAINTY_SET));
+  const hedged = tokens.map((t) => phraseCount(t, HEDGE_SET));
   const singular = tokens.map((t) => t.filter((w) => SINGULAR.has(w)).length);
   const plural = tokens.map((t) => t.filter((w) => PLURAL.has(w)).length);
-  const sentiment = memories.map((m) => sentimentOf(m.text));
+  const sentiment = memories.map((m, i) => sentiments?.[i] ?? sentimentOf(m.text));
   const questions = memories.map((m) => (m.text.includes('?') ? 1 : 0));
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const personTurns = turns.filter((t) => t.isPerson);
