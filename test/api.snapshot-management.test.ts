@@ -198,7 +198,9 @@ describe('snapshot details', () => {
 
 describe('DELETE /minds/{id}/snapshots/{sid}', () => {
   it('removes the snapshot, its memories and file: the mind answers without it, and differently where it held the only passage', async () => {
-    const { mindId, ids } = await mindWith({ turns: sampleInterview() }, { turns: BEES });
+    const canary = 'zqbeecanary';
+    const beesTalk = [...BEES, { speaker: DANA, text: 'Does the queen have a name?' }, { speaker: SAM, text: `I call the queen of my oldest hive ${canary}, after my grandmother.` }];
+    const { mindId, ids } = await mindWith({ turns: sampleInterview() }, { turns: beesTalk });
     const [talk = '', bees = ''] = ids;
     const before = await sdk.simulate({ mindId, scenario: { message: BEE_QUESTION } });
     assert.ok(before.evidence.some((e) => e.snapshotId === bees), 'the bees snapshot is cited');
@@ -226,7 +228,7 @@ describe('DELETE /minds/{id}/snapshots/{sid}', () => {
     assert.equal((await srv.ctx.store.repos.snapshots.memoriesOf([bees])).length, 0);
     assert.equal(await srv.ctx.store.repos.artifacts.byId(artifactId), undefined, 'its artifact is removed');
     await assert.rejects(srv.ctx.blobs.get(blobKey), 'its file is deleted');
-    assert.deepEqual(rowsNaming([bees, artifactId, 'Varroa mites']), [], 'no row names the snapshot, its artifact or its words');
+    assert.deepEqual(rowsNaming([bees, artifactId, canary]), [], 'no row names the snapshot, its artifact or its words');
   });
 
   it('keeps an artifact another snapshot was made from', async () => {
