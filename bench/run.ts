@@ -109,7 +109,7 @@ async function main() {
     // First, on a service that has processed nothing yet: the first run of each format is cold.
     const snapshots = await snapshotProcessing(api);
     const { mindId, vtt } = snapshots;
-    const status = (await api.get(`/minds/${mindId}/snapshots`)).body[0];
+    const status = (await api.get(`/minds/${mindId}/snapshots`)).body.snapshots[0];
     const statusPath = `/minds/${mindId}/snapshots/${status.id}/status`;
     const auth = { authorization: `Bearer ${srv.apiKey}` };
     const simulateBody = (id: string) => JSON.stringify({ mindId: id, scenario: { message: 'Would you hire someone without a degree?' } });
@@ -118,7 +118,7 @@ async function main() {
     if (pg) {
       const pgMind = (await pg.api.post('/minds', { name: 'Sam Okafor' })).body.mind.id as string;
       await timeSnapshot(pg.api, pgMind, vtt, 'i.vtt');
-      const pgStatus = (await pg.api.get(`/minds/${pgMind}/snapshots`)).body[0];
+      const pgStatus = (await pg.api.get(`/minds/${pgMind}/snapshots`)).body.snapshots[0];
       pgStatusPath = `/minds/${pgMind}/snapshots/${pgStatus.id}/status`;
       const pgAuth = { authorization: `Bearer ${pg.srv.apiKey}` };
       pgTargets.push(

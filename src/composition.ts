@@ -2,13 +2,16 @@ import os from 'node:os';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { AccountService } from './domain/accounts.ts';
+import { DigitalTwinService } from './domain/digital-twins.ts';
 import { LoginService } from './domain/logins.ts';
 import { MindMemories } from './domain/mind-memory.ts';
 import { MindService } from './domain/minds.ts';
 import { ProfileService } from './domain/profile.ts';
+import { PsychometricsService } from './domain/psychometrics.ts';
 import { RateLimits } from './domain/rate-limits.ts';
 import { systemRuntime, type Runtime } from './kernel/runtime.ts';
 import { UrlSigner } from './domain/signed-urls.ts';
+import { SnapshotDetailsService } from './domain/snapshot-details.ts';
 import { PROCESS_SNAPSHOT, SnapshotService } from './domain/snapshots.ts';
 import { RUN_SIMULATION, SimulationService } from './domain/simulation.ts';
 import { SimulationHistory } from './domain/simulations.ts';
@@ -21,6 +24,7 @@ import { LlmEngine } from './engines/llm.ts';
 import { wordVectors } from './memory/word-vectors.ts';
 import { LlmClient } from './engines/llm-model.ts';
 import { reflector } from './engines/llm-reflections.ts';
+import { psychometricEstimator } from './engines/llm-psychometrics.ts';
 import { EngineRegistry } from './engines/registry.ts';
 import type { Services } from './http/services.ts';
 import type { WebSettings } from './web/settings.ts';
@@ -71,7 +75,13 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
   if (config.retrievalMode === 'hybrid') wordVectors();
   const memories = new MindMemories(store, config.retrievalMode);
   minds.onDeleted(({ snapshotIds }) => memories.forget(snapshotIds));
-  const profiles = new ProfileService(store, minds, memories);
+  // Built before `services`: settleDirectUpload reaches the upload service through it, once both exist.
+  const snapshots: SnapshotService = new SnapshotService(store, blobs, minds, rt, {
+    settleDirectUpload: (artifact) => services.uploads.settleDirectUpload(artifact),
+    statusCacheMs: config.statusCacheMs,
+  });
+  snapshots.onDeleted(({ snapshotId }) => memories.forget([snapshotId]));
+  const profiles = new ProfileService(store, minds, memories, snapshots);
   const limiterStore = openRateLimitStore(config.rateLimit, store.repos.rateLimitWindows, log);
   const rateLimits = new RateLimits(config.rateLimit, limiterStore.store, config.rateLimit.store, limiterStore.close);
   const usage = new UsageService(store.repos.usage, rt, config.usageFlushMs, (err) =>
@@ -87,10 +97,10 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
       ttlSeconds: config.signedUrlTtlSeconds,
       maxUploadBytes: config.maxUploadBytes,
     }),
-    snapshots: new SnapshotService(store, blobs, minds, rt, {
-      settleDirectUpload: (artifact) => services.uploads.settleDirectUpload(artifact),
-      statusCacheMs: config.statusCacheMs,
-    }),
+    snapshots,
+    snapshotDetails: new SnapshotDetailsService(store, snapshots),
+    twins: new DigitalTwinService(store, minds, rt),
+    psychometrics: new PsychometricsService(store, minds, snapshots),
     simulation: new SimulationService(store, minds, engines, config.strictModels, memories, rt),
     simulations: new SimulationHistory(store, minds),
     profiles,
@@ -111,7 +121,7 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
     const worker = new Worker(
       store.queue,
       {
-        [PROCESS_SNAPSHOT]: new ProcessSnapshotJob(store, blobs, rt, log, (task) => pool.analyse(task), llm ? reflector(llm) : null),
+        [PROCESS_SNAPSHOT]: new ProcessSnapshotJob(store, blobs, rt, log, (task) => pool.analyse(task), llm ? reflector(llm) : null, llm ? psychometricEstimator(llm) : null),
         [RUN_SIMULATION]: new RunSimulationJob(services.simulation),
       },
       {

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { longInterview, makeDocx, sampleInterview, teamsVtt, zoomVtt } from '../testkit/fixtures.ts';
-import { ApiError } from '@mindsim/sdk';
+import { ApiError, type Mind, type SnapshotDetails } from '@mindsim/sdk';
 import { runAdmin } from '../testkit/process.ts';
 import { blobOf, testSdk, waitFor, type TestSdk } from '../testkit/sdk.ts';
 import { startService, type Service } from '../testkit/service.ts';
@@ -120,7 +120,14 @@ describe('backup and restore', { concurrency: false }, () => {
       const minds = await after.minds.list({ limit: 100 }).all();
       assert.equal(after.last?.status, 200, `key ${i} authenticates on the restored service`);
       const originals = new Map((await before.minds.list({ limit: 100 }).all()).map((m) => [m.id, m]));
-      for (const m of minds) assert.deepEqual(m, originals.get(m.id), 'every restored mind is as it was');
+      // The mind as it was; its snapshots and token count are those of the backup's moment (uploads went on after it).
+      const withoutSnapshots = (m: Mind | undefined) => m && { ...m, tokenCount: null, digitalTwins: m.digitalTwins.map((t) => ({ ...t, mindAssessments: [] })) };
+      for (const m of minds) {
+        const original = originals.get(m.id);
+        assert.deepEqual(withoutSnapshots(m), withoutSnapshots(original), 'every restored mind is as it was');
+        const then = new Set(original?.digitalTwins.flatMap((t) => t.mindAssessments.map((a) => `${t.id}/${a.id}`)));
+        for (const t of m.digitalTwins) for (const a of t.mindAssessments) assert.ok(then.has(`${t.id}/${a.id}`), `snapshot ${a.id} of its twin`);
+      }
       for (const m of minds) {
         const snaps = await after.snapshots.list(m.id).all();
         // Snapshots pending at backup time run again on the restored service: their files were kept.
@@ -129,10 +136,16 @@ describe('backup and restore', { concurrency: false }, () => {
         const then = await before.snapshots.list(m.id, { limit: 100 }).all();
         const ids = new Set(now.map((s) => s.id));
         for (const s of now) assert.ok(then.some((t) => t.id === s.id && t.createdAt === s.createdAt && t.status === s.status));
+        for (const s of now.filter((x) => x.status === 'completed')) {
+          const kept = ({ transcripts, psychometrics, keyTopicCount }: SnapshotDetails) => ({ transcripts, psychometrics, keyTopicCount });
+          assert.deepEqual(kept(await after.snapshots.get(m.id, s.id)), kept(await before.snapshots.get(m.id, s.id)), 'turns and psychometrics are restored');
+        }
         if (then.every((t) => ids.has(t.id))) {
           const a = await before.simulate({ mindId: m.id, scenario: SCENARIO });
           const b = await after.simulate({ mindId: m.id, scenario: SCENARIO });
-          assert.deepEqual(b, a, `same answer for ${m.id}`);
+          // Each answer is a new conversation of its service: the same answer, in conversations of their own.
+          const answer = ({ simulationId: _s, conversationId: _c, ...rest }: typeof a) => rest;
+          assert.deepEqual(answer(b), answer(a), `same answer for ${m.id}`);
         }
       }
     }

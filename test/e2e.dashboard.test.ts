@@ -141,6 +141,13 @@ describe('dashboard in a real browser', { skip }, () => {
     assert.equal(await page.locator('.message').count(), 4);
     await labelled();
     await screenshot(page, '04b-conversation');
+    // Back on the mind page: each snapshot shows its conversation date; deleting one (confirmed) empties the list and the profile.
+    await page.goBack();
+    assert.match(await page.getByTestId('mindset-date').innerText(), /^\d{4}-\d{2}-\d{2}$/);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: /^Delete the snapshot of/ }).click();
+    await page.getByText('No transcripts yet').waitFor();
+    await labelled();
 
     // Webhooks: a standard account is told why and how to upgrade.
     await page.getByRole('link', { name: 'Webhooks' }).click();

@@ -22,4 +22,6 @@ suites(import.meta.url, [
   'api.simulations',
   'api.simulations-llm',
   'web.simulations',
+  'api.snapshot-management',
+  'api.psychometrics',
 ]);

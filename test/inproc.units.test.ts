@@ -16,4 +16,5 @@ suites(import.meta.url, [
   'engine',
   'http.serializer',
   'memory',
+  'store.snapshot-management',
 ]);

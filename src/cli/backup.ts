@@ -46,12 +46,12 @@ async function count(db: Kysely<Database>, table: 'minds' | 'snapshots'): Promis
   return Number(r.n);
 }
 
-/** Whether the live database still has this mind (a file missing from a deleted mind is expected). */
-function mindExists(dbPath: string, mindId: string): boolean {
+/** Whether the live database still has this row (a file missing from a deleted mind or snapshot is expected). */
+function exists(dbPath: string, table: 'minds' | 'artifacts', id: string): boolean {
   const live = new SqliteDatabase(dbPath, { fileMustExist: true });
   try {
     live.pragma('busy_timeout = 5000');
-    return live.prepare('select 1 from minds where id = ?').get(mindId) !== undefined;
+    return live.prepare(`select 1 from ${table} where id = ?`).get(id) !== undefined;
   } finally {
     live.close();
   }
@@ -82,8 +82,9 @@ async function pin(from: string, to: string): Promise<boolean> {
  *    one instant, never restarted by the service's writes). A blob is written before its artifact
  *    is marked uploaded, so every blob the copy names already exists.
  * 2. The blobs the copy names are hard-linked into a staging folder; one deleted in between (its
- *    mind was deleted meanwhile) means that mind is erased from the copy too. A blob missing while
- *    its mind still exists is damage: the backup stops with an error rather than hide it.
+ *    mind, or the snapshot made from it, was deleted meanwhile) means that mind (or that artifact
+ *    with its snapshots) is erased from the copy too. A blob missing while its artifact still
+ *    exists is damage: the backup stops with an error rather than hide it.
  * 3. Uploads in progress become retryable and running jobs go back to the queue (no process holds
  *    them after a restore); then manifest, database and blobs go into one archive, renamed into place.
  */
@@ -106,14 +107,19 @@ export async function backup(config: Config, out: string): Promise<Manifest & { 
     let manifest: Manifest;
     try {
       await sql`pragma secure_delete = on`.execute(db);
-      const artifacts = await db.selectFrom('artifacts').select(['mind_id', 'account_id', 'blob_key']).where('state', '=', 'uploaded').execute();
+      const artifacts = await db.selectFrom('artifacts').select(['id', 'mind_id', 'account_id', 'blob_key']).where('state', '=', 'uploaded').execute();
       const erased = new Map<string, string>();
+      const gone = new Set<string>();
       for (const a of artifacts) {
         if (await pin(path.join(config.dataDir, BLOBS, a.blob_key), path.join(staging, BLOBS, a.blob_key))) continue;
-        if (mindExists(dbPath, a.mind_id)) {
-          throw new BackupError(`${path.join(config.dataDir, BLOBS, a.blob_key)} is missing, yet its mind ${a.mind_id} exists: DATA_DIR is damaged.`);
-        }
-        erased.set(a.mind_id, a.account_id);
+        if (!exists(dbPath, 'minds', a.mind_id)) erased.set(a.mind_id, a.account_id);
+        else if (!exists(dbPath, 'artifacts', a.id)) gone.add(a.id); // its snapshot was deleted meanwhile, with the file
+        else throw new BackupError(`${path.join(config.dataDir, BLOBS, a.blob_key)} is missing, yet its mind ${a.mind_id} exists: DATA_DIR is damaged.`);
+      }
+      for (const a of artifacts.filter((x) => gone.has(x.id) && !erased.has(x.mind_id))) {
+        const snapshots = await db.selectFrom('snapshots').select('id').where('artifact_id', '=', a.id).execute();
+        for (const snap of snapshots) await makeRepos(db).snapshots.delete(a.account_id, a.mind_id, snap.id);
+        await db.deleteFrom('artifacts').where('id', '=', a.id).execute();
       }
       for (const [mindId, accountId] of erased) {
         await makeRepos(db).minds.delete(accountId, mindId);
@@ -127,7 +133,7 @@ export async function backup(config: Config, out: string): Promise<Manifest & { 
         createdAt: new Date().toISOString(),
         minds: await count(db, 'minds'),
         snapshots: await count(db, 'snapshots'),
-        blobs: artifacts.filter((a) => !erased.has(a.mind_id)).length,
+        blobs: artifacts.filter((a) => !erased.has(a.mind_id) && !gone.has(a.id)).length,
         erasedDuringBackup: [...erased.keys()],
       };
     } finally {

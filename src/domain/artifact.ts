@@ -16,6 +16,20 @@ export function safeFileName(artifactId: string, fileName?: string, contentType?
   return `${artifactId}${ext}`;
 }
 
+const TYPE_BY_EXT: Record<string, string> = Object.fromEntries(Object.entries(EXT_BY_TYPE).map(([type, ext]) => [ext, type]));
+
+/**
+ * The media type to upload a file with: the client's own, else the one its file name's extension
+ * names (VTT, PDF, DOCX), else application/octet-stream. Only a hint: the file's type is decided
+ * from its bytes when the snapshot is processed.
+ */
+export function uploadContentType(fileName?: string, contentType?: string): string {
+  const given = contentType?.trim();
+  if (given) return given;
+  const ext = fileName ? path.extname(path.basename(fileName.replaceAll('\\', '/'))).toLowerCase() : '';
+  return TYPE_BY_EXT[ext] ?? 'application/octet-stream';
+}
+
 /** An artifact's blob; without the artifact id, the mind's folder of them (deleted with the mind). */
 export const artifactBlobKey = (mindId: string, artifactId?: string) => `artifacts/${mindId}${artifactId ? `/${artifactId}` : ''}`;
 /**

@@ -55,11 +55,11 @@ export interface Mind {
   digitalTwins: Array<DigitalTwin & { mindAssessments: MindAssessment[] }>;
 }
 
-export const toTwin = (r: DigitalTwinRow, isDefault: boolean): DigitalTwin => ({
+export const toTwin = (r: DigitalTwinRow): DigitalTwin => ({
   id: r.id,
   mindId: r.mind_id,
   name: r.name,
-  isDefault,
+  isDefault: Boolean(r.is_default),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -122,8 +122,8 @@ export async function mindViews(repos: Repos, accountId: string, rows: readonly 
       createdAt: r.created_at,
       updatedAt: r.updated_at,
       tags: (tagsOf.get(r.id) ?? []).sort(byTagName).map((t) => ({ id: t.id, name: t.name })),
-      digitalTwins: (twinsOf.get(r.id) ?? []).map((t, i) => ({
-        ...toTwin(t, i === 0),
+      digitalTwins: (twinsOf.get(r.id) ?? []).map((t) => ({
+        ...toTwin(t),
         mindAssessments: (assessmentsOf.get(t.id) ?? []).map(toAssessment),
       })),
     };

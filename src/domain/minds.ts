@@ -78,7 +78,7 @@ export class MindService {
           created_at: at,
           updated_at: at,
         };
-        const twin: DigitalTwinRow = { id: twinId, mind_id: id, account_id: auth.accountId, name: 'Default', created_at: at, updated_at: at };
+        const twin: DigitalTwinRow = { id: twinId, mind_id: id, account_id: auth.accountId, name: 'Default', is_default: 1, created_at: at, updated_at: at };
         await repos.minds.insertWithTwin(mind, twin);
         const tags = await ensureTags(repos, auth.accountId, tagNames, this.rt);
         await repos.tags.setOfMind(id, tags.map((t) => t.id), at);
@@ -86,7 +86,7 @@ export class MindService {
       }),
     );
     const [mind] = await mindViews(this.store.repos, auth.accountId, [row]);
-    return { mind: mind as Mind, digitalTwin: toTwin(twin, true), mindAssessments: [], mindCategories: [] };
+    return { mind: mind as Mind, digitalTwin: toTwin(twin), mindAssessments: [], mindCategories: [] };
   }
 
   /** The mind, or NotFound — also for another account's mind, so ids never leak across accounts. */

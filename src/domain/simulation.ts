@@ -20,6 +20,8 @@ export interface SimulateRequest {
   scenario: { message: string };
   /** Continue this conversation (a simulation of the same mind); a new one is started without it. */
   conversationId?: string;
+  /** Simulate this twin: only the completed snapshots linked to it (default: every linked completed snapshot of the mind). */
+  digitalTwinId?: string;
 }
 
 export interface SimulateResponse {
@@ -53,6 +55,8 @@ export interface PreparedTurn {
   conversation: SimulationRecord | null;
   simulationId: string;
   history: ConversationTurn[];
+  /** The twin asked for, or null for every linked snapshot of the mind. */
+  digitalTwinId: string | null;
   askedAt: string;
 }
 
@@ -63,7 +67,7 @@ const inProgress = (id: string) =>
   });
 
 /**
- * Runs scenarios against a mind's memory (all of its completed snapshots) and keeps every turn
+ * Runs scenarios against a mind's memory (its completed snapshots linked to a twin, to the one asked for if any) and keeps every turn
  * as a conversation (domain/conversation.ts): answered in the request, streamed part by part,
  * or queued for a worker (RUN_SIMULATION).
  */
@@ -118,7 +122,11 @@ export class SimulationService {
       if (isBusy(conversation.status)) throw inProgress(conversation.id);
       history = recentHistory(await this.store.repos.simulations.messages(conversation.id));
     }
-    const snapshotIds = await this.completedSnapshots(mind.id);
+    const twinId = req.digitalTwinId ?? conversation?.digitalTwinId ?? undefined;
+    if (twinId !== undefined && !(await this.store.repos.twins.byId(auth.accountId, mind.id, twinId))) {
+      throw notFound('The digital twin', 'digital_twin_not_found');
+    }
+    const snapshotIds = await this.completedSnapshots(mind.id, twinId);
     return {
       auth,
       accountId: auth.accountId,
@@ -129,6 +137,7 @@ export class SimulationService {
       conversation,
       simulationId: conversation?.id ?? this.rt.newId(),
       history,
+      digitalTwinId: twinId ?? null,
       askedAt: iso(this.rt.now()),
     };
   }
@@ -150,7 +159,7 @@ export class SimulationService {
             id: turn.simulationId,
             accountId: turn.accountId,
             mindId: turn.mind.id,
-            digitalTwinId: null,
+            digitalTwinId: turn.digitalTwinId,
             mindAssessmentId: latest,
             title: titleOf(turn.message),
             model: turn.resolved.model,
@@ -185,7 +194,7 @@ export class SimulationService {
             id: turn.simulationId,
             accountId: turn.accountId,
             mindId: turn.mind.id,
-            digitalTwinId: null,
+            digitalTwinId: turn.digitalTwinId,
             mindAssessmentId: null,
             title: titleOf(turn.message),
             model: turn.resolved.model,
@@ -225,7 +234,7 @@ export class SimulationService {
     let snapshotIds: string[];
     try {
       resolved = this.resolve(sim.model);
-      snapshotIds = await this.completedSnapshots(mind.id);
+      snapshotIds = await this.completedSnapshots(mind.id, sim.digitalTwinId ?? undefined);
       result = await this.run(mind, resolved, snapshotIds, asked.content.text, recentHistory(messages.slice(0, -1)));
     } catch (err) {
       if (err instanceof DomainError) return this.failQueued(sim.id, err.code, err.message);
@@ -241,11 +250,11 @@ export class SimulationService {
     await this.store.repos.simulations.move(simulationId, 'fail', { error: { code, message }, at: iso(this.rt.now()) });
   }
 
-  /** Tells the onSimulated listeners (the usage meter) which twin the caller simulated: the mind's default one (its first), as the request names none. */
+  /** Tells the onSimulated listeners (the usage meter) which twin the caller simulated: the one asked for, else the mind's default one. */
   private async simulated(turn: PreparedTurn): Promise<void> {
     if (this.simulatedListeners.length === 0) return;
-    const twin = (await this.store.repos.minds.twinsOf(turn.mind.id))[0];
-    if (twin) for (const fn of this.simulatedListeners) fn(turn.auth, twin.id);
+    const twinId = turn.digitalTwinId ?? (await this.store.repos.minds.twinsOf(turn.mind.id))[0]?.id;
+    if (twinId) for (const fn of this.simulatedListeners) fn(turn.auth, twinId);
   }
 
   private resolve(name: string | undefined): ResolvedModel {
@@ -262,8 +271,8 @@ export class SimulationService {
     return resolved;
   }
 
-  private async completedSnapshots(mindId: string): Promise<string[]> {
-    const ids = (await this.store.repos.snapshots.completedIds(mindId)).map((r) => r.id);
+  private async completedSnapshots(mindId: string, twinId?: string): Promise<string[]> {
+    const ids = (await this.store.repos.snapshots.completedIds(mindId, twinId)).map((r) => r.id);
     if (ids.length === 0) throw snapshotNotReady();
     return ids;
   }

@@ -50,13 +50,17 @@ export interface Snapshot {
   fidelity: Fidelity | null;
   /** Why the expert reflections are missing although an LLM is configured. */
   reflectionsError: string | null;
+  /** When the conversation happened (YYYY-MM-DD): given at creation, else the day it was created. */
+  mindsetDate: string;
   createdAt: string;
+  /** The last change: a move, a link to a twin or an unlink. */
+  updatedAt: string;
   startedAt: string | null;
   completedAt: string | null;
 }
 
 /** What a new snapshot is made of; the rest starts empty and `pending`. */
-export type NewSnapshot = Pick<Snapshot, 'id' | 'mindId' | 'accountId' | 'artifactId' | 'digitalTwinId' | 'speaker' | 'createdAt'>;
+export type NewSnapshot = Pick<Snapshot, 'id' | 'mindId' | 'accountId' | 'artifactId' | 'digitalTwinId' | 'speaker' | 'mindsetDate' | 'createdAt'>;
 
 /** What processing found, recorded when the snapshot completes. */
 export type SnapshotOutcome = Pick<Snapshot, 'fileKind' | 'person' | 'memoryCount' | 'fidelity' | 'reflectionsError'> & {

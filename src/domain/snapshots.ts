@@ -7,7 +7,7 @@ import type { Store, TxScope } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
 import { DomainError, conflict, invalid, notFound } from '../kernel/errors.ts';
 import type { MindService } from './minds.ts';
-import { decodeCursor, toPage, type Page } from '../kernel/pagination.ts';
+import { decodeCursor, toPage } from '../kernel/pagination.ts';
 import { iso, type Runtime } from '../kernel/runtime.ts';
 import { isFinal, type Snapshot, type SnapshotState } from './snapshot.ts';
 import { artifactBlobKey, safeFileName } from './artifact.ts';
@@ -19,6 +19,8 @@ export interface SnapshotStatus {
   mindId: string;
   artifactId: string;
   digitalTwinId: string | null;
+  /** When the conversation happened (YYYY-MM-DD). */
+  mindsetDate: string;
   status: SnapshotState;
   createdAt: string;
   startedAt: string | null;
@@ -34,6 +36,7 @@ export const toStatus = (s: Snapshot): SnapshotStatus => ({
   mindId: s.mindId,
   artifactId: s.artifactId,
   digitalTwinId: s.digitalTwinId,
+  mindsetDate: s.mindsetDate,
   status: s.status,
   createdAt: s.createdAt,
   startedAt: s.startedAt,
@@ -43,8 +46,24 @@ export const toStatus = (s: Snapshot): SnapshotStatus => ({
 });
 
 export interface SnapshotOptions {
+  /** The twin to link the snapshot to; the mind's default twin when absent. */
   digitalTwinId?: string;
   speaker?: string;
+  /** When the conversation happened (YYYY-MM-DD); the creation day when absent. */
+  mindsetDate?: string;
+}
+
+/** A snapshot list page with the mind's total. */
+export interface SnapshotList {
+  items: SnapshotStatus[];
+  nextCursor: string | null;
+  count: number;
+}
+
+/** What a deletion removed, for the caches that hold a snapshot's data (they drop it at once). */
+export interface DeletedSnapshot {
+  mindId: string;
+  snapshotId: string;
 }
 
 export interface StartedAssessment {
@@ -83,6 +102,12 @@ export class SnapshotService {
   }
 
   private readonly enqueuedListeners: Array<(auth: AuthContext, started: StartedAssessment) => void> = [];
+  private readonly deletedListeners: Array<(deleted: DeletedSnapshot) => void> = [];
+
+  /** Calls `fn` after this process deleted a snapshot (caches of its memories drop them). */
+  onDeleted(fn: (deleted: DeletedSnapshot) => void): void {
+    this.deletedListeners.push(fn);
+  }
 
   /**
    * Calls `fn` after a snapshot and its job are committed, with the caller who created it (the
@@ -101,6 +126,11 @@ export class SnapshotService {
     if (twinId && !(await this.store.repos.minds.twin(mindId, twinId))) {
       throw notFound('The digital twin', 'digital_twin_not_found');
     }
+  }
+
+  /** The twin a new snapshot is linked to: the one named, else the mind's default twin. */
+  private async twinFor(tx: TxScope, mindId: string, twinId: string | undefined): Promise<string | null> {
+    return twinId ?? (await tx.repos.twins.defaultOf(mindId))?.id ?? null;
   }
 
   /** The direct path: the file came in the request. Its type is decided from its bytes, now. */
@@ -171,14 +201,16 @@ export class SnapshotService {
     opts: SnapshotOptions,
   ): Promise<StartedAssessment> {
     const id = this.rt.newId();
+    const createdAt = iso(this.rt.now());
     await tx.repos.snapshots.insert({
       id,
       mindId,
       accountId: auth.accountId,
       artifactId,
-      digitalTwinId: opts.digitalTwinId ?? null,
+      digitalTwinId: await this.twinFor(tx, mindId, opts.digitalTwinId),
       speaker: opts.speaker?.trim() || null,
-      createdAt: iso(this.rt.now()),
+      mindsetDate: opts.mindsetDate ?? createdAt.slice(0, 10),
+      createdAt,
     });
     // One account's files take turns with other accounts' (a batch of slow files delays others by one file at most).
     await tx.queue.enqueue(PROCESS_SNAPSHOT, { snapshotId: id }, { group: auth.accountId });
@@ -190,19 +222,65 @@ export class SnapshotService {
     const cached = this.finalStatuses?.get(key);
     if (cached) return cached;
     const row = await this.store.repos.snapshots.ofMind(auth.accountId, mindId, snapshotId);
-    if (!row) {
-      await this.minds.require(auth, mindId);
-      throw notFound('The snapshot', 'snapshot_not_found');
-    }
+    if (!row) return this.missing(auth, mindId);
     const status = toStatus(row);
     if (isFinal(status.status)) this.finalStatuses?.set(key, status);
     return status;
   }
 
-  async list(auth: AuthContext, mindId: string, limit: number, cursor?: string): Promise<Page<SnapshotStatus>> {
+  /** A page of the mind's snapshots, newest first, with how many it has in all. */
+  async list(auth: AuthContext, mindId: string, limit: number, cursor?: string): Promise<SnapshotList> {
     await this.minds.require(auth, mindId);
-    const rows = await this.store.repos.snapshots.page(auth.accountId, mindId, decodeCursor(cursor), limit);
-    return toPage(rows, limit, toStatus, (r) => r.createdAt);
+    const { snapshots } = this.store.repos;
+    const [rows, count] = await Promise.all([snapshots.page(auth.accountId, mindId, decodeCursor(cursor), limit), snapshots.countOf(auth.accountId, mindId)]);
+    return { ...toPage(rows, limit, toStatus, (r) => r.createdAt), count };
+  }
+
+  /**
+   * Deletes the snapshot: its memories, profile, transcript and psychometrics leave the mind (its
+   * memory and profile are those of the remaining snapshots), its job is dropped (a worker holding
+   * it finds the snapshot gone and writes nothing), and its uploaded file is deleted unless another
+   * snapshot was made from the same artifact.
+   */
+  async delete(auth: AuthContext, mindId: string, snapshotId: string): Promise<{ message: 'Snapshot deleted successfully'; snapshotId: string }> {
+    const deleted = await this.store.transaction(({ repos }) => repos.snapshots.delete(auth.accountId, mindId, snapshotId));
+    if (!deleted) return this.missing(auth, mindId);
+    this.finalStatuses?.delete(`${auth.accountId}/${mindId}/${snapshotId}`);
+    for (const fn of this.deletedListeners) fn({ mindId, snapshotId });
+    if (deleted.blobKey) await this.blobs.delete(deleted.blobKey);
+    return { message: 'Snapshot deleted successfully', snapshotId };
+  }
+
+  /** Links the snapshot to a twin of its mind (null: unlinks it); answers the snapshot as it is now. */
+  async link(auth: AuthContext, mindId: string, snapshotId: string, twinId: string | null): Promise<SnapshotStatus> {
+    await this.minds.require(auth, mindId);
+    if (twinId !== null) await this.checkTwin(mindId, twinId);
+    if (!(await this.store.repos.snapshots.setTwin(auth.accountId, mindId, snapshotId, twinId, iso(this.rt.now())))) {
+      throw notFound('The snapshot', 'snapshot_not_found');
+    }
+    this.finalStatuses?.delete(`${auth.accountId}/${mindId}/${snapshotId}`);
+    return this.status(auth, mindId, snapshotId);
+  }
+
+  /** The snapshot of this mind (NotFound otherwise), completed (409 `snapshot_not_ready` otherwise). */
+  async requireCompleted(auth: AuthContext, mindId: string, snapshotId: string): Promise<Snapshot> {
+    const row = await this.store.repos.snapshots.ofMind(auth.accountId, mindId, snapshotId);
+    if (!row) return this.missing(auth, mindId);
+    if (row.status !== 'completed') {
+      throw conflict('snapshot_not_ready', `The snapshot is ${row.status}: its analysis exists once it is completed.`, { status: row.status });
+    }
+    return row;
+  }
+
+  /** The snapshot of this mind in any state, or NotFound. */
+  async require(auth: AuthContext, mindId: string, snapshotId: string): Promise<Snapshot> {
+    return (await this.store.repos.snapshots.ofMind(auth.accountId, mindId, snapshotId)) ?? this.missing(auth, mindId);
+  }
+
+  /** NotFound for the mind, else for the snapshot. */
+  private async missing(auth: AuthContext, mindId: string): Promise<never> {
+    await this.minds.require(auth, mindId);
+    throw notFound('The snapshot', 'snapshot_not_found');
   }
 }
 

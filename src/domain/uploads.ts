@@ -6,7 +6,7 @@ import type { AuthContext } from './accounts.ts';
 import { DomainError, tooLarge } from '../kernel/errors.ts';
 import type { MindService } from './minds.ts';
 import { iso, type Runtime } from '../kernel/runtime.ts';
-import { artifactBlobKey, artifactUploadKey, safeFileName } from './artifact.ts';
+import { artifactBlobKey, artifactUploadKey, safeFileName, uploadContentType } from './artifact.ts';
 import type { UrlSigner } from './signed-urls.ts';
 
 export interface UploadSettings {
@@ -19,6 +19,8 @@ export interface SignedUpload {
   signedUrl: string;
   fileName: string;
   artifactId: string;
+  /** The media type to PUT the file with (a hint: the file's type is decided from its bytes). */
+  contentType: string;
   expiresAt: string;
 }
 
@@ -62,7 +64,7 @@ export class UploadService {
     const signedUrl = direct
       ? await direct.presignPut(artifactUploadKey(mindId, artifactId), this.settings.ttlSeconds)
       : `${this.settings.publicUrl}/uploads/${artifactId}?expires=${expiresUnix}&signature=${this.signer.sign(artifactId, expiresUnix)}`;
-    return { signedUrl, fileName, artifactId, expiresAt };
+    return { signedUrl, fileName, artifactId, contentType: uploadContentType(opts.fileName, opts.contentType), expiresAt };
   }
 
   /**

@@ -12,9 +12,11 @@ import {
 import { apiPipeline } from './plugins/api-pipeline.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling, sendError } from './plugins/errors.ts';
 import { responseSerializerCompiler } from './serializer.ts';
+import { digitalTwinRoutes } from './routes/digital-twins.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { mindRoutes } from './routes/minds.ts';
 import { profileRoutes } from './routes/profile.ts';
+import { psychometricsRoutes } from './routes/psychometrics.ts';
 import { simulateRoutes } from './routes/simulate.ts';
 import { simulationRoutes } from './routes/simulations.ts';
 import { snapshotRoutes } from './routes/snapshots.ts';
@@ -154,6 +156,8 @@ const apiScope =
     await api.register(simulateRoutes(s));
     await api.register(simulationRoutes(s));
     await api.register(profileRoutes(s));
+    await api.register(digitalTwinRoutes(s));
+    await api.register(psychometricsRoutes(s));
     await api.register(webhookEventRoutes(s, cfg));
     await api.register(usageRoutes(s));
   };

@@ -3,8 +3,9 @@ import { MODEL_NAMES } from '../engines/registry.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../kernel/pagination.ts';
 
 /** One schema per request and response: validator, TypeScript type and OpenAPI entry at once. */
-const Id = z.uuid();
-const Timestamp = z.string().describe('ISO 8601 timestamp in UTC, ending in Z');
+export const Id = z.uuid();
+export const Timestamp = z.string().describe('ISO 8601 timestamp in UTC, ending in Z');
+export const MindsetDate = z.string().describe('When the conversation happened, an ISO date YYYY-MM-DD (the day the snapshot was created unless given)');
 
 export const ErrorBody = z
   .object({
@@ -45,7 +46,7 @@ export const DigitalTwin = z
     id: Id,
     mindId: Id,
     name: z.string(),
-    isDefault: z.boolean().describe('The twin made with the mind'),
+    isDefault: z.boolean().describe('The twin made with the mind: snapshots created without a digitalTwinId are linked to it'),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -119,6 +120,7 @@ export const SignedUrlResponse = z.object({
   signedUrl: z.url(),
   fileName: z.string(),
   artifactId: Id,
+  contentType: z.string().describe('The media type to PUT the file with: ?contentType, else from the fileName extension (.vtt, .pdf, .docx), else application/octet-stream'),
   expiresAt: Timestamp,
 });
 
@@ -137,7 +139,8 @@ export const SnapshotStatus = z
     id: Id,
     mindId: Id,
     artifactId: Id,
-    digitalTwinId: Id.nullable(),
+    digitalTwinId: Id.nullable().describe('The twin the snapshot is linked to; null once unlinked (then no simulation uses it)'),
+    mindsetDate: MindsetDate,
     status: z.enum(['pending', 'processing', 'completed', 'failed']),
     createdAt: Timestamp,
     startedAt: Timestamp.nullable(),
@@ -165,6 +168,7 @@ export const SimulateBody = z.object({
   conversationId: Id.optional().describe('Continue this conversation (a simulationId of the same mind): the earlier turns are the context. Without it a new conversation starts'),
   runInBackground: z.boolean().optional().describe('Answer at once with {simulationId, status: "queued"}; a worker simulates, GET /simulations/{id} shows the status and the answer'),
   stream: z.boolean().optional().describe('Answer with text/event-stream: "part", "delta" and "evidence" events as the answer is composed, then "result" (this body) or "error"'),
+  digitalTwinId: Id.optional().describe("Simulate this twin: only the completed snapshots linked to it (default: every linked completed snapshot of the mind)"),
 });
 
 export const Evidence = z.object({
@@ -201,7 +205,7 @@ export const WebhookReceived = z.object({ received: z.literal(true), id: Id });
 
 export const errorResponses = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ErrorBody]));
 
-const ProfileEvidence = z
+export const ProfileEvidence = z
   .object({
     snapshotId: Id,
     seq: z.number().int().describe("position of the person's sentence within its snapshot"),

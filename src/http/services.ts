@@ -1,10 +1,13 @@
 import type { AccountService } from '../domain/accounts.ts';
+import type { DigitalTwinService } from '../domain/digital-twins.ts';
 import type { LoginService } from '../domain/logins.ts';
 import type { MindService } from '../domain/minds.ts';
 import type { ProfileService } from '../domain/profile.ts';
+import type { PsychometricsService } from '../domain/psychometrics.ts';
 import type { RateLimits } from '../domain/rate-limits.ts';
 import type { SimulationService } from '../domain/simulation.ts';
 import type { SimulationHistory } from '../domain/simulations.ts';
+import type { SnapshotDetailsService } from '../domain/snapshot-details.ts';
 import type { SnapshotService } from '../domain/snapshots.ts';
 import type { TagService } from '../domain/tags.ts';
 import type { UploadService } from '../domain/uploads.ts';
@@ -20,6 +23,12 @@ export interface Services {
   tags: TagService;
   uploads: UploadService;
   snapshots: SnapshotService;
+  /** A snapshot's details: counts, transcript turns, psychometrics. */
+  snapshotDetails: SnapshotDetailsService;
+  /** A mind's digital twins beyond the default one. */
+  twins: DigitalTwinService;
+  /** Linguistic markers and LLM estimates, per snapshot and per mind. */
+  psychometrics: PsychometricsService;
   simulation: SimulationService;
   /** The stored conversations (`/simulations`). */
   simulations: SimulationHistory;

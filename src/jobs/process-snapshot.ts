@@ -4,6 +4,7 @@ import { iso, type Runtime } from '../kernel/runtime.ts';
 import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Store } from '../store/store.ts';
 import type { Reflect } from '../engines/llm-reflections.ts';
+import type { EstimatePsychometrics, PsychometricEstimates } from '../engines/llm-psychometrics.ts';
 import type { AnalysisResult, AnalysisTask } from './transcript-analysis.ts';
 import type { JobHandler } from './worker.ts';
 
@@ -18,7 +19,10 @@ const Payload = z.object({ snapshotId: z.string() });
  * With an LLM configured, four expert reflections are written too (network I/O, so here and not
  * in the analysis thread). They are best-effort: the SDK retries a failing call a few times; if it
  * still fails, the snapshot completes without them and `reflections_error` records why — the
- * memories and profile are valid, and both engines answer without reflections.
+ * memories and profile are valid, and both engines answer without reflections. The LLM's
+ * psychometric estimates (Big Five, and the passages each reflection rests on) follow the same
+ * rule (`snapshot_psychometrics.estimates_error`). The parsed turns and the linguistic markers are
+ * stored with the memories.
  */
 export class ProcessSnapshotJob implements JobHandler {
   constructor(
@@ -28,6 +32,7 @@ export class ProcessSnapshotJob implements JobHandler {
     private readonly log: Logger,
     private readonly analyse: (task: AnalysisTask) => Promise<AnalysisResult>,
     private readonly reflect: Reflect | null = null,
+    private readonly estimate: EstimatePsychometrics | null = null,
   ) {}
 
   async run(payload: unknown): Promise<void> {
@@ -39,7 +44,13 @@ export class ProcessSnapshotJob implements JobHandler {
     const artifact = await artifacts.byId(snap.artifactId);
     const mind = await minds.byId(snap.accountId, snap.mindId);
     if (!artifact || !mind) return; // deleted while queued
-    const bytes = await this.blobs.get(artifact.blob_key);
+    let bytes: Buffer;
+    try {
+      bytes = await this.blobs.get(artifact.blob_key);
+    } catch (err) {
+      if (!(await snapshots.byId(snap.id))) return; // the snapshot was deleted with its file meanwhile
+      throw err;
+    }
 
     const t0 = performance.now();
     // A copy with its own ArrayBuffer, handed over (not cloned) to the analysis thread.
@@ -50,6 +61,7 @@ export class ProcessSnapshotJob implements JobHandler {
     }
     const { format, person, memories } = result;
     const reflected = await this.reflections(snap.id, mind.name, result);
+    const estimated = await this.estimates(snap.id, mind.name, result, reflected.ok ? reflected.reflections : []);
     const now = iso(this.rt.now());
     const outcome = {
       fileKind: format,
@@ -75,6 +87,16 @@ export class ProcessSnapshotJob implements JobHandler {
           created_at: now,
         })),
       );
+      await repos.transcripts.save({ snapshot_id: snap.id, mind_id: snap.mindId, turns: JSON.stringify(result.turns), truncated: result.truncated ? 1 : 0, created_at: now });
+      await repos.psychometrics.save({
+        snapshot_id: snap.id,
+        mind_id: snap.mindId,
+        markers: JSON.stringify(result.markers),
+        estimates: estimated.ok ? JSON.stringify(estimated.estimates) : null,
+        estimates_model: estimated.ok ? estimated.model : null,
+        estimates_error: estimated.ok ? null : estimated.error,
+        created_at: now,
+      });
       return true;
     });
     if (!completed) return;
@@ -97,6 +119,23 @@ export class ProcessSnapshotJob implements JobHandler {
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       this.log.warn({ snapshotId, err: error }, 'expert reflections failed; completing without them');
+      return { ok: false, error };
+    }
+  }
+
+  /** The LLM's psychometric estimates, or why there are none (null error: no LLM configured). */
+  private async estimates(
+    snapshotId: string,
+    mindName: string,
+    result: Extract<AnalysisResult, { ok: true }>,
+    reflections: Array<{ expert: string; text: string }>,
+  ): Promise<{ ok: true; model: string; estimates: PsychometricEstimates } | { ok: false; error: string | null }> {
+    if (!this.estimate) return { ok: false, error: null };
+    try {
+      return { ok: true, ...(await this.estimate({ mindName, memories: result.memories, reflections })) };
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      this.log.warn({ snapshotId, err: error }, 'psychometric estimates failed; completing without them');
       return { ok: false, error };
     }
   }

@@ -2,11 +2,13 @@ import { parseTranscript } from '../ingest/index.ts';
 import { IngestError, type TranscriptFormat } from '../ingest/transcript.ts';
 import { buildMemoryBank } from '../memory/build.ts';
 import type { Memory } from '../memory/types.ts';
-import { buildProfile } from '../memory/profile.ts';
+import { profileWithSentiments } from '../memory/profile.ts';
 import type { SnapshotProfile } from '../memory/profile-types.ts';
 import { fidelityCheck, type Fidelity } from '../engines/fidelity-check.ts';
 import { wordVectors } from '../memory/word-vectors.ts';
 import { startPdfThread } from '../ingest/pdf.ts';
+import { boundedTurns, transcriptTurns, type TranscriptTurn } from '../memory/transcript-turns.ts';
+import { tallyMarkers, type SnapshotMarkers } from '../memory/linguistic-markers.ts';
 
 // Loaded when the thread starts (the pool keeps one thread up), not during the first snapshot:
 // the word-vector table (the snapshot's self-check builds a MindMemory) and the PDF thread with pdf.js.
@@ -30,6 +32,11 @@ export type AnalysisResult =
       profile: SnapshotProfile;
       /** Leave-some-out self-check, null with fewer than MIN_FIDELITY_PAIRS Q/A pairs. */
       fidelity: Fidelity | null;
+      /** The parsed turns kept with the snapshot (bounded: `truncated` when some were left out). */
+      turns: TranscriptTurn[];
+      truncated: boolean;
+      /** Linguistic markers of the person's words, over every turn. */
+      markers: SnapshotMarkers;
     }
   | { ok: false; code: string; message: string };
 
@@ -46,9 +53,11 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisResul
       const who = bank.person ? `"${bank.person}"` : 'the person';
       return { ok: false, code: 'empty_transcript', message: `No words of ${who} were found in the transcript.` };
     }
-    const profile = buildProfile(bank.memories);
+    const { profile, sentiments } = profileWithSentiments(bank.memories);
     const fidelity = fidelityCheck(bank.memories);
-    return { ok: true, format: transcript.format, person: bank.person, memories: bank.memories, profile, fidelity };
+    const turns = transcriptTurns(transcript.utterances, bank.person);
+    const markers = tallyMarkers(turns, bank.memories, sentiments);
+    return { ok: true, format: transcript.format, person: bank.person, memories: bank.memories, profile, fidelity, ...boundedTurns(turns), markers };
   } catch (err) {
     if (err instanceof IngestError) return { ok: false, code: err.code, message: err.message };
     throw err;

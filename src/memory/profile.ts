@@ -163,9 +163,14 @@ export function qaPairsOf(memories: readonly Memory[]): QaPair[] {
 }
 
 export function buildProfile(memories: readonly Memory[]): SnapshotProfile {
+  return profileWithSentiments(memories).profile;
+}
+
+/** The profile, and the sentiment of each memory read on the way (the linguistic markers reuse them). */
+export function profileWithSentiments(memories: readonly Memory[]): { profile: SnapshotProfile; sentiments: number[] } {
   const analysed = memories.map(analyse);
   const topics = topicsOf(memories, analysed);
-  return {
+  const profile: SnapshotProfile = {
     version: 2,
     topics,
     keyphrases: keyphrasesOf(analysed),
@@ -173,4 +178,5 @@ export function buildProfile(memories: readonly Memory[]): SnapshotProfile {
     style: styleOf(memories),
     qa: qaPairsOf(memories),
   };
+  return { profile, sentiments: analysed.map((a) => a.sentiment) };
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { UrlSigner } from '../../src/domain/signed-urls.ts';
+import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 import { buildWorld, changesTo, dashboardSession, errorShapeProblem, leakIn, secretsOf, simulationOf, type Party, type Session, type World } from '../support/abuse.ts';
 import { startInProcess, type InProcess } from '../support/inproc.ts';
 import { BAD_BEARERS, ROUTES, send, type Auth, type Got, type Kind, type Targets } from '../support/owasp-routes.ts';
@@ -44,7 +45,19 @@ async function throwaway(p: Party): Promise<Targets> {
   const keyId = (await s.ctx.services.accounts.listApiKeys(p.accountId)).find((k) => k.prefix === key.prefix)?.id ?? '';
   const tagId = (await s.ctx.services.minds.setTags(auth, mind.id, [`Throwaway ${mind.id}`])).tags[0]?.id ?? '';
   const simulationId = await simulationOf(s, p);
-  return { ...(await targetsOf(p)), mindId: mind.id, twinId: digitalTwin.id, pendingArtifactId: signed.artifactId, signature: new URL(signed.signedUrl).search.slice(1), keyId, tagId, simulationId };
+  // A snapshot of the throwaway mind (left pending: no worker runs during the walk), for the routes that change or delete one.
+  const snapshot = await s.ctx.services.snapshots.createFromFile(auth, mind.id, { bytes: Buffer.from(teamsVtt(sampleInterview().slice(0, 4))) }, {});
+  return {
+    ...(await targetsOf(p)),
+    mindId: mind.id,
+    twinId: digitalTwin.id,
+    snapshotId: snapshot.mindAssessmentId,
+    pendingArtifactId: signed.artifactId,
+    signature: new URL(signed.signedUrl).search.slice(1),
+    keyId,
+    tagId,
+    simulationId,
+  };
 }
 
 const basicOf = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;

@@ -17,6 +17,7 @@ import {
   WebhookReceived,
 } from '../../src/http/schemas.ts';
 import { MindsList } from '../../src/http/schemas/minds.ts';
+import { Deleted, Linked, Psychometrics, SnapshotDetails, SnapshotList, Topics, TwinAnswer, TwinList, Unlinked } from '../../src/http/schemas/snapshots.ts';
 import { client, fileForm, waitForSnapshot, type Reply } from '../../testkit/http.ts';
 import { startService, type Service } from '../../testkit/service.ts';
 import { sampleInterview, teamsVtt, zoomVtt } from '../../testkit/fixtures.ts';
@@ -60,10 +61,22 @@ it('every response body matches its documented schema exactly', async () => {
   const id = started.body.mindAssessmentId as string;
   await waitForSnapshot(api, mindId, id);
   for (let i = 0; i < 2; i++) conforms(SnapshotStatus, await api.get(`/minds/${mindId}/snapshots/${id}/status`)); // read, then from memory
-  conforms(z.array(SnapshotStatus), await api.get(`/minds/${mindId}/snapshots`));
+  conforms(SnapshotList, await api.get(`/minds/${mindId}/snapshots`));
   conforms(MindProfile, await api.get(`/minds/${mindId}/profile`));
   conforms(SimulateResponse, await api.post('/simulate', { mindId, scenario: { message: 'How do you like your coffee?' } }));
   conforms(ModelsResponse, await api.get('/models'));
+  conforms(SnapshotDetails, await api.get(`/minds/${mindId}/snapshots/${id}`));
+  conforms(SnapshotDetails, await api.get(`/minds/${mindId}/snapshots/${id}?includeTranscript=false&includePsychometrics=false`));
+  conforms(Psychometrics, await api.get(`/minds/${mindId}/snapshots/${id}/psychometrics`));
+  conforms(Topics, await api.get(`/minds/${mindId}/snapshots/${id}/topics`));
+  conforms(Psychometrics, await api.get(`/minds/${mindId}/psychometrics`));
+  conforms(Topics, await api.get(`/minds/${mindId}/topics`));
+  const twin = await api.post(`/minds/${mindId}/digital-twins`, { name: 'Second' });
+  conforms(TwinAnswer, twin);
+  conforms(TwinAnswer, await api.patch(`/minds/${mindId}/digital-twins/${twin.body.digitalTwin.id as string}`, { name: 'Third' }));
+  conforms(TwinList, await api.get(`/minds/${mindId}/digital-twins`));
+  conforms(Linked, await api.post(`/minds/${mindId}/snapshots/${id}/link`, { digitalTwinId: twin.body.digitalTwin.id }));
+  conforms(Unlinked, await api.post(`/minds/${mindId}/snapshots/${id}/unlink`));
 
   const w = await srv.admin.createWebhookCredentials(srv.ownerAccountId);
   const hook = await fetch(w.url, {
@@ -88,4 +101,7 @@ it('every response body matches its documented schema exactly', async () => {
   const done = await waitForSnapshot(api, mindId, failing.body.mindAssessmentId as string);
   assert.equal(done.status, 'failed');
   for (let i = 0; i < 2; i++) conforms(SnapshotStatus, await api.get(`/minds/${mindId}/snapshots/${done.id as string}/status`));
+  conforms(SnapshotDetails, await api.get(`/minds/${mindId}/snapshots/${done.id as string}`));
+  conforms(ErrorBody, await api.get(`/minds/${mindId}/snapshots/${done.id as string}/psychometrics`), 409);
+  conforms(Deleted, await api.del(`/minds/${mindId}/snapshots/${done.id as string}`));
 });

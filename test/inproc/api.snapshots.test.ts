@@ -121,7 +121,8 @@ describe('snapshot request errors', () => {
       ids.push((await sdk.snapshots.create(mind.id, { file: blobOf(teamsVtt(sampleInterview())), fileName: 'a.vtt' })).mindAssessmentId);
     }
     const list = await api.get(`/minds/${mind.id}/snapshots`);
-    assert.ok(Array.isArray(list.body), 'a plain array');
+    assert.ok(Array.isArray(list.body.snapshots), 'the snapshots, in an envelope');
+    assert.equal(list.body.count, 3);
     assert.deepEqual((await sdk.snapshots.list(mind.id).all()).map((s) => s.id), [...ids].reverse());
     assert.equal(await statusOf(sdk.snapshots.status(mind.id, '00000000-0000-4000-8000-000000000000')), 404);
   });

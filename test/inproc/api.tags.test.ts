@@ -120,6 +120,9 @@ describe('the Mind object', () => {
     const linked = await api.post(`/minds/${mind.id}/snapshots`, fileForm(teamsVtt(sampleInterview()), 'a.vtt', 'text/vtt', { digitalTwinId: digitalTwin.id }));
     const unlinked = await api.post(`/minds/${mind.id}/snapshots`, fileForm(teamsVtt(sampleInterview().slice(0, 6)), 'b.vtt', 'text/vtt'));
     for (const r of [linked, unlinked]) assert.equal((await waitForSnapshot(api, mind.id, r.body.mindAssessmentId)).status, 'completed');
+    // Made without a twin, the second went to the default twin; unlinked, it belongs to none.
+    assert.equal((await api.get(`/minds/${mind.id}`)).body.digitalTwins[0].mindAssessments.length, 2);
+    assert.equal((await api.post(`/minds/${mind.id}/snapshots/${unlinked.body.mindAssessmentId}/unlink`, {})).status, 200);
     const got = conforms(Mind, await api.get(`/minds/${mind.id}`));
     const words = sampleInterview().filter((t) => t.speaker === 'Sam Okafor').reduce((sum, t) => sum + (t.text.match(/[\p{L}\p{N}']+/gu) ?? []).length, 0);
     assert.ok(got.tokenCount > 0.8 * words, `tokenCount ${got.tokenCount} ~ the person's words (~${words} in both files)`);

@@ -13,6 +13,7 @@ const status = {
   digitalTwinId: null,
   status: 'failed',
   createdAt: '2026-11-22T05:00:00.000Z',
+  mindsetDate: '2026-11-21',
   startedAt: '2026-11-22T05:00:01.000Z',
   completedAt: '2026-11-22T05:00:02.000Z',
   error: { code: 'unsupported_file_type', message: 'Not a "VTT", DOCX or PDF file.' },

@@ -9,6 +9,7 @@ import { CreateMindBody, PageQuery, SignedUrlQuery, SimulateBody, UpdateMindBody
 import { UsageQuery } from '../../src/http/schemas/usage.ts';
 import { MindsQuery, PutMindBody, RenameTagBody, SearchQuery, SetTagsBody } from '../../src/http/schemas/minds.ts';
 import { SimulationsQuery } from '../../src/http/schemas/simulations.ts';
+import { LinkBody, TwinBody } from '../../src/http/schemas/snapshots.ts';
 import { API, type World } from './abuse.ts';
 import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 import { deepJson, invalidJson, nastyString, nearValid, valid } from './zod-arbitrary.ts';
@@ -40,6 +41,10 @@ export function idPools(w: World) {
     /** Ids B may delete: never B's own mind with its completed snapshot (later properties need it). */
     deletable: any.filter((id) => id !== w.b.mindId),
     mind: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(w.a.mindId, w.b.mindId) }, any),
+    snapshot: fc.oneof(fc.constantFrom(w.a.snapshotId, w.b.snapshotId), any),
+    /** Snapshot ids B may delete: never its completed one. */
+    deletableSnapshot: fc.oneof(fc.constant(w.a.snapshotId), any).filter((id) => id !== w.b.snapshotId),
+    twin: fc.oneof(fc.constantFrom(w.a.twinId, w.b.twinId), any),
   };
 }
 
@@ -106,11 +111,22 @@ export function cases(w: World): Record<string, Arbitrary<Case>> {
   const goodParts = fc
     .tuple(fc.option(field('speaker', nastyString(100))), fc.option(fc.constant({ name: 'digitalTwinId', value: w.b.twinId })))
     .map(([sp, tw]) => [sp, tw, { name: 'file', file: new TextEncoder().encode(vtt), filename: 'good.vtt', type: 'text/vtt' }].filter((p) => p !== null) as Part[]);
-  const snapshotIds = fc.oneof(fc.constantFrom(w.a.snapshotId, w.b.snapshotId), ids.any);
   const simulationIds = fc.oneof(fc.constantFrom(w.a.simulationId, w.b.simulationId), ids.any);
   const simulateIds = { mindId: ids.mind, conversationId: simulationIds };
-  const status = (suffix: string) =>
-    fc.tuple(ids.mind, snapshotIds).map(([m, id]): Case => ({ method: 'GET', url: `${API}/minds/${enc(m)}/snapshots/${enc(id)}${suffix}`, headers: auth, ids: [m, id] }));
+  const flag = fc.oneof({ weight: 3, arbitrary: fc.constantFrom('true', 'false', '1', '0') }, { weight: 1, arbitrary: nastyString(8) });
+  const detailsQuery = fc.option(fc.record({ includeTranscript: flag, includePsychometrics: flag }, { requiredKeys: [] }), { nil: undefined });
+  /** A request on B's own mind and snapshot, often: the route's success path is reached, not only its 404s. */
+  const ownOrAny = fc.oneof({ weight: 1, arbitrary: fc.constant([w.b.mindId, w.b.snapshotId] as [string, string]) }, { weight: 2, arbitrary: fc.tuple(ids.mind, ids.snapshot) });
+  const ofSnapshot = (suffix: string, method: Case['method'] = 'GET') =>
+    ownOrAny.map(([m, id]): Case => ({ method, url: `${API}/minds/${enc(m)}/snapshots/${enc(id)}${suffix}`, headers: auth, ids: [m, id] }));
+  const ofMind = (suffix: string) => ids.mind.map((id): Case => ({ method: 'GET', url: `${API}/minds/${enc(id)}${suffix}`, headers: auth, ids: [id] }));
+  const twinBody = jsonBody(valid(TwinBody), nearValid(TwinBody));
+  const linkBody = fc.oneof(
+    { weight: 1, arbitrary: fc.constant({ json: { digitalTwinId: w.b.twinId } as unknown }) },
+    { weight: 2, arbitrary: jsonBody(valid(LinkBody, { digitalTwinId: ids.twin }), nearValid(LinkBody, { digitalTwinId: ids.twin })) },
+  );
+  const bodyIds = (body: Case['body'], field: string) =>
+    body && 'json' in body && body.json && typeof body.json === 'object' ? [String((body.json as Record<string, unknown>)[field])] : [];
 
   return {
     'POST /api/public/v1/minds': fc.tuple(jsonBody(valid(CreateMindBody), nearValid(CreateMindBody)), jsonTypes).map(([body, type]) => ({
@@ -141,8 +157,24 @@ export function cases(w: World): Record<string, Arbitrary<Case>> {
     'GET /api/public/v1/minds/:mindId/snapshots': fc.tuple(ids.mind, pageQuery).map(([id, q]) => ({
       method: 'GET', url: `${API}/minds/${enc(id)}/snapshots${query(q)}`, headers: auth, ids: [id],
     })),
-    'GET /api/public/v1/minds/:mindId/snapshots/:snapshotId/status': status('/status'),
-    'GET /api/public/v1/minds/:mindId/snapshots/:snapshotId': status(''),
+    'GET /api/public/v1/minds/:mindId/snapshots/:snapshotId/status': ofSnapshot('/status'),
+    'GET /api/public/v1/minds/:mindId/snapshots/:snapshotId': fc.tuple(ofSnapshot(''), detailsQuery).map(([c, q]) => ({ ...c, url: `${c.url}${query(q)}` })),
+    'DELETE /api/public/v1/minds/:mindId/snapshots/:snapshotId': fc.tuple(ids.mind, ids.deletableSnapshot).map(([m, id]): Case => ({
+      method: 'DELETE', url: `${API}/minds/${enc(m)}/snapshots/${enc(id)}`, headers: auth, ids: [m, id],
+    })),
+    'GET /api/public/v1/minds/:mindId/snapshots/:snapshotId/psychometrics': ofSnapshot('/psychometrics'),
+    'GET /api/public/v1/minds/:mindId/snapshots/:snapshotId/topics': ofSnapshot('/topics'),
+    'GET /api/public/v1/minds/:mindId/psychometrics': ofMind('/psychometrics'),
+    'GET /api/public/v1/minds/:mindId/topics': ofMind('/topics'),
+    'GET /api/public/v1/minds/:mindId/digital-twins': ofMind('/digital-twins'),
+    'POST /api/public/v1/minds/:mindId/digital-twins': fc.tuple(ids.mind, twinBody, jsonTypes).map(([id, body, type]): Case => ({
+      method: 'POST', url: `${API}/minds/${enc(id)}/digital-twins`, headers: { ...auth, ...withType(body, type) }, body, ids: [id],
+    })),
+    'PATCH /api/public/v1/minds/:mindId/digital-twins/:twinId': fc
+      .tuple(fc.oneof(fc.constant([w.b.mindId, w.b.twinId] as [string, string]), fc.tuple(ids.mind, ids.twin)), twinBody, jsonTypes)
+      .map(([[m, t], body, type]): Case => ({
+        method: 'PATCH', url: `${API}/minds/${enc(m)}/digital-twins/${enc(t)}`, headers: { ...auth, ...withType(body, type) }, body, ids: [m, t],
+      })),
     'POST /api/public/v1/simulate': fc.tuple(jsonBody(valid(SimulateBody, simulateIds), nearValid(SimulateBody, simulateIds)), jsonTypes).map(([body, type]) => ({
       method: 'POST', url: `${API}/simulate`, headers: { ...auth, ...withType(body, type) }, body,
       ids: 'json' in body && body.json && typeof body.json === 'object'
@@ -163,6 +195,11 @@ export function cases(w: World): Record<string, Arbitrary<Case>> {
     'PUT /uploads/:artifactId': uploadCase(w, ids.any),
     'POST /webhook': webhookCase(w),
     'POST /mcp': mcpCase(w, ids.any),
+    // Last, unlink then link: the cases above need B's snapshot linked; the link cases put it back.
+    'POST /api/public/v1/minds/:mindId/snapshots/:snapshotId/unlink': ofSnapshot('/unlink', 'POST'),
+    'POST /api/public/v1/minds/:mindId/snapshots/:snapshotId/link': fc.tuple(ownOrAny, linkBody, jsonTypes).map(([[m, id], body, type]): Case => ({
+      method: 'POST', url: `${API}/minds/${enc(m)}/snapshots/${enc(id)}/link`, headers: { ...auth, ...withType(body, type) }, body, ids: [m, id, ...bodyIds(body, 'digitalTwinId')],
+    })),
   };
 }
 

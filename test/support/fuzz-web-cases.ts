@@ -51,6 +51,10 @@ export function webCases(w: World, session: Session): Record<string, Arbitrary<C
     'POST /minds/:mindId/tags': form(ids.mind.map((id) => ({ url: `/minds/${enc(id)}/tags`, ids: [id] })), fc.record({ tags: fc.oneof(str(300), fc.constantFrom('', 'Fuzzed, fuzzed, FUZZED', `Tag of A, ${','.repeat(60)}`)) }, { requiredKeys: [] })),
     'POST /minds/:mindId/rename': form(ids.mind.map((id) => ({ url: `/minds/${enc(id)}/rename`, ids: [id] })), fc.record({ name: str(300) }, { requiredKeys: [] })),
     'POST /minds/:mindId/delete': form(ids.deletable.map((id) => ({ url: `/minds/${enc(id)}/delete`, ids: [id] })), fc.constant({})),
+    'POST /minds/:mindId/snapshots/:snapshotId/delete': form(
+      fc.tuple(ids.mind, ids.deletableSnapshot).map(([m, id]) => ({ url: `/minds/${enc(m)}/snapshots/${enc(id)}/delete`, ids: [m, id] })),
+      fc.constant({}),
+    ),
     'POST /keys': form(fc.constant({ url: '/keys', ids: [] }), fc.record({ name: str(200) }, { requiredKeys: [] })),
     'POST /keys/:keyId/revoke': form(ids.any.map((id) => ({ url: `/keys/${enc(id)}/revoke`, ids: [id] })), fc.constant({})),
     'POST /signup': form(fc.constant({ url: '/signup', ids: [] }), fc.record({ email: str(400), password: str(40) }, { requiredKeys: [] })),

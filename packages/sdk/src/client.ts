@@ -6,6 +6,10 @@ import type {
   CreatedMind,
   CreateMindRequest,
   DeletedTag,
+  DeletedSnapshot,
+  DigitalTwinAnswer,
+  DigitalTwinList,
+  LinkedSnapshot,
   Mind,
   MindProfile,
   MindSearchResult,
@@ -14,11 +18,16 @@ import type {
   Tag,
   UpdatedMind,
   QueuedSimulation,
+  Psychometrics,
   SignedUrl,
   SimulateRequest,
   Simulation,
+  SnapshotDetails,
+  SnapshotList,
   SnapshotStatus,
   StartedAssessment,
+  Topics,
+  UnlinkedSnapshot,
   UploadResult,
   Usage,
   UsageQuery,
@@ -51,7 +60,22 @@ export type SnapshotSource =
   | { artifactId: string; file?: never }
   | { file: Blob; fileName?: string; artifactId?: never };
 
-export type CreateSnapshotOptions = SnapshotSource & { digitalTwinId?: string; speaker?: string; signal?: AbortSignal };
+export type CreateSnapshotOptions = SnapshotSource & {
+  /** The twin to link the snapshot to (default: the mind's default twin). */
+  digitalTwinId?: string;
+  speaker?: string;
+  /** When the conversation happened, YYYY-MM-DD (default: the upload day). */
+  mindsetDate?: string;
+  signal?: AbortSignal;
+};
+
+export interface SnapshotDetailsOptions {
+  /** Include the parsed transcript turns (default true). */
+  includeTranscript?: boolean;
+  /** Include the psychometrics (default true). */
+  includePsychometrics?: boolean;
+  signal?: AbortSignal;
+}
 
 export interface WaitOptions {
   /** Give up after this long (WaitTimeoutError). Default 10 minutes. */
@@ -80,12 +104,12 @@ export class MindsimClient {
       this.transport.json<CreatedMind>({ method: 'POST', path: `${API_PREFIX}/minds`, json: typeof mind === 'string' ? { name: mind } : mind, signal }),
     /** Newest first, every page: `for await (const mind of client.minds.list({ tags: ['Marketing'] }))`. */
     list: (opts: MindListOptions = {}) =>
-      new Paginated<Mind>(
+      new Paginated<Mind, { minds: Mind[] }>(
         this.transport,
         `${API_PREFIX}/minds`,
         { limit: opts.limit, cursor: opts.cursor, tags: opts.tags?.length ? opts.tags.join(',') : undefined },
         opts.signal,
-        'minds',
+        (body) => body.minds,
       ),
     /** Minds whose name, email or a tag name contains the query (case-insensitive): `{minds, count}`. */
     search: (query: string, opts: { limit?: number; signal?: AbortSignal } = {}) =>
@@ -110,6 +134,21 @@ export class MindsimClient {
       const res = await this.transport.send({ method: 'DELETE', path: `${API_PREFIX}/minds/${enc(mindId)}`, signal });
       await res.body?.cancel();
     },
+    /** Linguistic markers (and LLM estimates, where made) over the mind's linked completed snapshots (409 before one completes). */
+    psychometrics: (mindId: string, signal?: AbortSignal) =>
+      this.transport.json<Psychometrics>({ method: 'GET', path: `${API_PREFIX}/minds/${enc(mindId)}/psychometrics`, signal }),
+    /** The topics of the mind's profile, with their evidence (409 before a snapshot completes). */
+    topics: (mindId: string, signal?: AbortSignal) => this.transport.json<Topics>({ method: 'GET', path: `${API_PREFIX}/minds/${enc(mindId)}/topics`, signal }),
+  };
+
+  /** A mind's digital twins: the default one, and those added to link snapshots to and simulate apart. */
+  readonly twins = {
+    list: (mindId: string, signal?: AbortSignal) =>
+      this.transport.json<DigitalTwinList>({ method: 'GET', path: `${API_PREFIX}/minds/${enc(mindId)}/digital-twins`, signal }),
+    create: (mindId: string, name: string, signal?: AbortSignal) =>
+      this.transport.json<DigitalTwinAnswer>({ method: 'POST', path: `${API_PREFIX}/minds/${enc(mindId)}/digital-twins`, json: { name }, signal }),
+    rename: (mindId: string, twinId: string, name: string, signal?: AbortSignal) =>
+      this.transport.json<DigitalTwinAnswer>({ method: 'PATCH', path: `${API_PREFIX}/minds/${enc(mindId)}/digital-twins/${enc(twinId)}`, json: { name }, signal }),
   };
 
   /** The account's tags (`{id, name}`, unique per account whatever their case). */
@@ -166,12 +205,42 @@ export class MindsimClient {
       if (opts.file) form.append('file', opts.file, opts.fileName ?? (opts.file instanceof File ? opts.file.name : 'transcript'));
       if (opts.digitalTwinId) form.append('digitalTwinId', opts.digitalTwinId);
       if (opts.speaker) form.append('speaker', opts.speaker);
+      if (opts.mindsetDate) form.append('mindsetDate', opts.mindsetDate);
       return this.transport.json<StartedAssessment>({ method: 'POST', path: `${API_PREFIX}/minds/${enc(mindId)}/snapshots`, body: form, signal: opts.signal });
     },
     status: (mindId: string, snapshotId: string, signal?: AbortSignal) =>
       this.transport.json<SnapshotStatus>({ method: 'GET', path: `${API_PREFIX}/minds/${enc(mindId)}/snapshots/${enc(snapshotId)}/status`, signal }),
+    /** Newest first, every page (`.all()`, `for await`); `.first()` is the first page's `{snapshots, count}`. */
     list: (mindId: string, opts: ListOptions = {}) =>
-      new Paginated<SnapshotStatus>(this.transport, `${API_PREFIX}/minds/${enc(mindId)}/snapshots`, { limit: opts.limit, cursor: opts.cursor }, opts.signal),
+      new Paginated<SnapshotStatus, SnapshotList>(
+        this.transport,
+        `${API_PREFIX}/minds/${enc(mindId)}/snapshots`,
+        { limit: opts.limit, cursor: opts.cursor },
+        opts.signal,
+        (body) => body.snapshots,
+      ),
+    /** The snapshot's details: counts, and (by default) its transcript turns and psychometrics. */
+    get: (mindId: string, snapshotId: string, opts: SnapshotDetailsOptions = {}) =>
+      this.transport.json<SnapshotDetails>({
+        method: 'GET',
+        path: this.snapshotPath(mindId, snapshotId),
+        query: { includeTranscript: opts.includeTranscript?.toString(), includePsychometrics: opts.includePsychometrics?.toString() },
+        signal: opts.signal,
+      }),
+    /** Deletes the snapshot with what was learned from it (the mind answers from its other snapshots). */
+    delete: (mindId: string, snapshotId: string, signal?: AbortSignal) =>
+      this.transport.json<DeletedSnapshot>({ method: 'DELETE', path: this.snapshotPath(mindId, snapshotId), signal }),
+    link: (mindId: string, snapshotId: string, digitalTwinId: string, signal?: AbortSignal) =>
+      this.transport.json<LinkedSnapshot>({ method: 'POST', path: `${this.snapshotPath(mindId, snapshotId)}/link`, json: { digitalTwinId }, signal }),
+    /** Detaches the snapshot from its twin: no simulation uses it until it is linked again. */
+    unlink: (mindId: string, snapshotId: string, signal?: AbortSignal) =>
+      this.transport.json<UnlinkedSnapshot>({ method: 'POST', path: `${this.snapshotPath(mindId, snapshotId)}/unlink`, signal }),
+    /** Psychometrics of a completed snapshot (409 before). */
+    psychometrics: (mindId: string, snapshotId: string, signal?: AbortSignal) =>
+      this.transport.json<Psychometrics>({ method: 'GET', path: `${this.snapshotPath(mindId, snapshotId)}/psychometrics`, signal }),
+    /** Topic analysis of a completed snapshot (409 before). */
+    topics: (mindId: string, snapshotId: string, signal?: AbortSignal) =>
+      this.transport.json<Topics>({ method: 'GET', path: `${this.snapshotPath(mindId, snapshotId)}/topics`, signal }),
     /** Polls with growing intervals until the snapshot is `completed` or `failed`, and answers that record. */
     wait: async (mindId: string, snapshotId: string, opts: WaitOptions = {}): Promise<SnapshotStatus> => {
       const deadline = Date.now() + (opts.timeoutMs ?? 600_000);
@@ -187,6 +256,10 @@ export class MindsimClient {
       }
     },
   };
+
+  private snapshotPath(mindId: string, snapshotId: string): string {
+    return `${API_PREFIX}/minds/${enc(mindId)}/snapshots/${enc(snapshotId)}`;
+  }
 
   readonly models = {
     list: (signal?: AbortSignal) => this.transport.json<Model[]>({ method: 'GET', path: `${API_PREFIX}/models`, signal }),

@@ -1,4 +1,4 @@
-export { MindsimClient, type CreateSnapshotOptions, type ListOptions, type MindListOptions, type SnapshotSource, type UploadOptions, type WaitOptions } from './client.ts';
+export { MindsimClient, type CreateSnapshotOptions, type ListOptions, type MindListOptions, type SnapshotDetailsOptions, type SnapshotSource, type UploadOptions, type WaitOptions } from './client.ts';
 export { ApiError, WaitTimeoutError } from './errors.ts';
 export { Paginated } from './pagination.ts';
 export { Simulations, type SimulationEvent, type SimulationListOptions } from './simulations.ts';

@@ -1007,6 +1007,8 @@ export interface paths {
                             fileName: string;
                             /** Format: uuid */
                             artifactId: string;
+                            /** @description The media type to PUT the file with: ?contentType, else from the fileName extension (.vtt, .pdf, .docx), else application/octet-stream */
+                            contentType: string;
                             /** @description ISO 8601 timestamp in UTC, ending in Z */
                             expiresAt: string;
                         };
@@ -1065,7 +1067,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a mind's snapshots, newest first */
+        /**
+         * List a mind's snapshots, newest first
+         * @description `{snapshots, count}`: a page of snapshots (`limit`, `cursor`; the next page in the `Link` header) and how many the mind has in all.
+         */
         get: {
             parameters: {
                 query?: {
@@ -1086,7 +1091,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["SnapshotStatus"][];
+                        "application/json": {
+                            snapshots: components["schemas"]["SnapshotStatus"][];
+                            /** @description How many snapshots the mind has in all (every page) */
+                            count: number;
+                        };
                     };
                 };
                 /** @description Default Response */
@@ -1130,7 +1139,7 @@ export interface paths {
         put?: never;
         /**
          * Create a memory bank snapshot (mind assessment)
-         * @description multipart/form-data with either `file` (a VTT, DOCX or PDF transcript, at most 4 MB) or `artifactId` (from the signed-URL flow), plus optional `digitalTwinId` and `speaker` (the person's label in the transcript). Processing is asynchronous: poll the status.
+         * @description multipart/form-data with either `file` (a VTT, DOCX or PDF transcript, at most 4 MB) or `artifactId` (from the signed-URL flow), plus optional `digitalTwinId` (default: the mind's default twin), `speaker` (the person's label in the transcript) and `mindsetDate` (when the conversation happened, YYYY-MM-DD; default: today). Processing is asynchronous: poll the status.
          */
         post: {
             parameters: {
@@ -1158,6 +1167,11 @@ export interface paths {
                         digitalTwinId?: string;
                         /** @description The person's label in the transcript. */
                         speaker?: string;
+                        /**
+                         * Format: date
+                         * @description When the conversation happened, YYYY-MM-DD (default: today, the upload day).
+                         */
+                        mindsetDate?: string;
                     };
                 };
             };
@@ -1331,10 +1345,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a snapshot status */
+        /**
+         * Get a snapshot's details
+         * @description The status fields, plus `updatedAt`, the counts of what its analysis found, the parsed transcript turns (`includeTranscript`, default true) and its psychometrics (`includePsychometrics`, default true); the last three are null until the snapshot is completed.
+         */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Include the parsed transcript turns (default true) */
+                    includeTranscript?: "0" | "1" | "true" | "false";
+                    /** @description Include the psychometrics (default true) */
+                    includePsychometrics?: "0" | "1" | "true" | "false";
+                };
                 header?: never;
                 path: {
                     mindId: string;
@@ -1350,7 +1372,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["SnapshotStatus"];
+                        "application/json": components["schemas"]["SnapshotDetails"];
                     };
                 };
                 /** @description Default Response */
@@ -1393,6 +1415,243 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        /**
+         * Delete a snapshot
+         * @description Removes the snapshot with its memories, profile, transcript and psychometrics (the mind answers from its other snapshots from now on), and its uploaded file unless another snapshot was made from the same artifact. A pending or processing snapshot stops being processed.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                    snapshotId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            message: "Snapshot deleted successfully";
+                            /** Format: uuid */
+                            snapshotId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/minds/{mindId}/snapshots/{snapshotId}/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Link a snapshot to a digital twin of its mind */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                    snapshotId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description A twin of the same mind
+                         */
+                        digitalTwinId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            message: "Snapshot linked successfully";
+                            /** @description The snapshot, as one item (as the hosted docs show) */
+                            snapshot: components["schemas"]["SnapshotStatus"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/minds/{mindId}/snapshots/{snapshotId}/unlink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unlink a snapshot from its digital twin (no simulation uses it until it is linked again) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                    snapshotId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            message: "Snapshot unlinked successfully";
+                            /** @description The snapshot, as one item (as the hosted docs show) */
+                            snapshot: components["schemas"]["SnapshotStatus"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -1438,6 +1697,11 @@ export interface paths {
                         runInBackground?: boolean;
                         /** @description Answer with text/event-stream: "part", "delta" and "evidence" events as the answer is composed, then "result" (this body) or "error" */
                         stream?: boolean;
+                        /**
+                         * Format: uuid
+                         * @description Simulate this twin: only the completed snapshots linked to it (default: every linked completed snapshot of the mind)
+                         */
+                        digitalTwinId?: string;
                     };
                 };
             };
@@ -1901,6 +2165,580 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/v1/minds/{mindId}/digital-twins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a mind's digital twins, the default first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            digitalTwins: components["schemas"]["DigitalTwin"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a digital twin to a mind
+         * @description Link snapshots to it (`POST …/snapshots/{snapshotId}/link`) and simulate it with `digitalTwinId`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            digitalTwin: components["schemas"]["DigitalTwin"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/minds/{mindId}/digital-twins/{twinId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Rename a digital twin */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                    twinId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            digitalTwin: components["schemas"]["DigitalTwin"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/public/v1/minds/{mindId}/snapshots/{snapshotId}/psychometrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Psychometrics of a snapshot
+         * @description Linguistic markers of the person's own words (certainty vs hedging, sentiment, I vs we, question rate, talkativeness), each with its value, how it is computed, the words it rests on and example sentences: measurements, not personality scores. With a language model configured when the snapshot was processed, also its Big Five estimates and the expert reflections’ judgements, each with the statements it rests on, labelled `llm_estimate`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                    snapshotId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Psychometrics"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/minds/{mindId}/snapshots/{snapshotId}/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Topic analysis of a snapshot
+         * @description The topics of the persona profile (noun phrases the person talks about), each with its mentions, affect, stances and passages as evidence.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                    snapshotId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Topics"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/minds/{mindId}/psychometrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Psychometrics of a mind, over its linked completed snapshots
+         * @description Linguistic markers of the person's own words (certainty vs hedging, sentiment, I vs we, question rate, talkativeness), each with its value, how it is computed, the words it rests on and example sentences: measurements, not personality scores. With a language model configured when the snapshot was processed, also its Big Five estimates and the expert reflections’ judgements, each with the statements it rests on, labelled `llm_estimate`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Psychometrics"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/minds/{mindId}/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Topic analysis of a mind, over its linked completed snapshots
+         * @description The topics of the persona profile (noun phrases the person talks about), each with its mentions, affect, stances and passages as evidence.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Topics"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/v1/webhook-events": {
         parameters: {
             query?: never;
@@ -2069,7 +2907,7 @@ export interface components {
             /** Format: uuid */
             mindId: string;
             name: string;
-            /** @description The twin made with the mind */
+            /** @description The twin made with the mind: snapshots created without a digitalTwinId are linked to it */
             isDefault: boolean;
             /** @description ISO 8601 timestamp in UTC, ending in Z */
             createdAt: string;
@@ -2127,7 +2965,7 @@ export interface components {
                 /** Format: uuid */
                 mindId: string;
                 name: string;
-                /** @description The twin made with the mind */
+                /** @description The twin made with the mind: snapshots created without a digitalTwinId are linked to it */
                 isDefault: boolean;
                 /** @description ISO 8601 timestamp in UTC, ending in Z */
                 createdAt: string;
@@ -2144,7 +2982,10 @@ export interface components {
             mindId: string;
             /** Format: uuid */
             artifactId: string;
+            /** @description The twin the snapshot is linked to; null once unlinked (then no simulation uses it) */
             digitalTwinId: string | null;
+            /** @description When the conversation happened, an ISO date YYYY-MM-DD (the day the snapshot was created unless given) */
+            mindsetDate: string;
             /** @enum {string} */
             status: "pending" | "processing" | "completed" | "failed";
             /** @description ISO 8601 timestamp in UTC, ending in Z */
@@ -2262,6 +3103,160 @@ export interface components {
                 firstSeq: number;
                 lastSeq: number;
             }[];
+        };
+        TranscriptTurnInput: {
+            speaker: string | null;
+            text: string;
+            /** @description seconds from the start of the recording (VTT, DOCX) */
+            start?: number;
+            end?: number;
+            /** @description 1-based page (PDF) */
+            page?: number;
+            /** @description whether these are the person's words (the speaker the mind is built from) */
+            isPerson: boolean;
+        };
+        PsychometricsInput: {
+            /** Format: uuid */
+            mindId: string;
+            snapshotIds: string[];
+            note: string;
+            linguisticMarkers: {
+                /** @constant */
+                kind: "linguistic_markers";
+                /** @enum {string} */
+                key: "certainty" | "sentiment" | "first_person_focus" | "question_rate" | "talkativeness";
+                label: string;
+                /** @description null when nothing to measure (e.g. neither hedges nor certainty markers) */
+                value: number | null;
+                scale: string;
+                /** @description how the value is computed */
+                method: string;
+                /** @description the number of words the value rests on */
+                words: number;
+                /** @description the counts behind the value */
+                details: {
+                    [key: string]: number;
+                };
+                /** @description the person's sentences showing the marker */
+                examples: components["schemas"]["ProfileEvidenceInput"][];
+            }[];
+            /** @description LLM estimates; empty without a language model */
+            bigFive: {
+                /** @constant */
+                kind: "llm_estimate";
+                /** @enum {string} */
+                trait: "openness" | "conscientiousness" | "extraversion" | "agreeableness" | "neuroticism";
+                /** @description 0 very low, 0.5 average, 1 very high: the mean of the snapshots’ estimates */
+                score: number;
+                rationale: string;
+                model: string;
+                method: string;
+                perSnapshot: {
+                    /** Format: uuid */
+                    snapshotId: string;
+                    score: number;
+                    rationale: string;
+                }[];
+                /** @description the statements the model cited */
+                evidence: components["schemas"]["ProfileEvidenceInput"][];
+            }[];
+            /** @description LLM estimates; empty without a language model */
+            expertJudgements: {
+                /** @constant */
+                kind: "llm_estimate";
+                expert: string;
+                /** @description the expert reflection written when the snapshot was processed */
+                text: string;
+                model: string;
+                /** Format: uuid */
+                snapshotId: string;
+                /** @description the statements the model cited for it */
+                evidence: components["schemas"]["ProfileEvidenceInput"][];
+            }[];
+            /** @description what is missing for a snapshot, and why */
+            gaps: {
+                /** Format: uuid */
+                snapshotId: string;
+                /** @enum {string} */
+                part: "linguistic_markers" | "llm_estimates";
+                reason: string;
+            }[];
+        };
+        TopicsInput: {
+            /** Format: uuid */
+            mindId: string;
+            snapshotIds: string[];
+            count: number;
+            topics: {
+                /** @description the noun or noun phrase, lower case, head noun lemmatised ("design system") */
+                key: string;
+                /** @description its most frequent form in the transcripts ("design systems", "Open Collective") */
+                label: string;
+                /** @description the person's sentences mentioning it */
+                mentions: number;
+                affect: {
+                    sentiment: number;
+                    /** @enum {string} */
+                    label: "positive" | "negative" | "neutral" | "mixed";
+                    positive: number;
+                    negative: number;
+                };
+                /** @description what the person said about the topic */
+                stances: components["schemas"]["ProfileEvidenceInput"][];
+                /** @description the passages behind the topic: stretches of the person's own consecutive sentences around its mentions (empty for snapshots analysed before passages existed) */
+                passages: components["schemas"]["ProfilePassageInput"][];
+            }[];
+        };
+        SnapshotDetailsInput: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            mindId: string;
+            /** Format: uuid */
+            artifactId: string;
+            /** @description The twin the snapshot is linked to; null once unlinked (then no simulation uses it) */
+            digitalTwinId: string | null;
+            /** @description When the conversation happened, an ISO date YYYY-MM-DD (the day the snapshot was created unless given) */
+            mindsetDate: string;
+            /** @enum {string} */
+            status: "pending" | "processing" | "completed" | "failed";
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
+            startedAt: string | null;
+            completedAt: string | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** @description Leave-some-out self-check of the offline engine; null until completed or with fewer than 8 Q/A pairs */
+            fidelity: {
+                /** @description Q/A pairs (an interviewer question and the answer) in the snapshot */
+                pairs: number;
+                /** @description answers held out and predicted from the rest */
+                heldOut: number;
+                tokenF1: number;
+                rougeL: number;
+                /** @description token F1 of a random other answer of the same person (seeded) */
+                baselineF1: number;
+                /** @description content-word F1 (stems, stop words removed) of the simulated answers; absent on snapshots processed before it was measured */
+                contentF1?: number;
+                /** @description content-word F1 of the same random other answers */
+                baselineContentF1?: number;
+            } | null;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            updatedAt: string;
+            /** @description linguistic markers and Big Five estimates; null until completed */
+            psychometricCount: number | null;
+            /** @description topics of the snapshot’s profile; null until completed */
+            keyTopicCount: number | null;
+            /** @description stated behaviours and expert judgements; null until completed */
+            findingCount: number | null;
+            /** @description the parsed turns; null unless includeTranscript and completed */
+            transcripts: components["schemas"]["TranscriptTurnInput"][] | null;
+            /** @description true when turns beyond the stored bound were left out */
+            transcriptTruncated: boolean | null;
+            /** @description null unless includePsychometrics and completed */
+            psychometrics: components["schemas"]["PsychometricsInput"] | null;
         };
         MindListInput: {
             minds: components["schemas"]["MindInput"][];
@@ -2405,7 +3400,7 @@ export interface components {
             /** Format: uuid */
             mindId: string;
             name: string;
-            /** @description The twin made with the mind */
+            /** @description The twin made with the mind: snapshots created without a digitalTwinId are linked to it */
             isDefault: boolean;
             /** @description ISO 8601 timestamp in UTC, ending in Z */
             createdAt: string;
@@ -2463,7 +3458,7 @@ export interface components {
                 /** Format: uuid */
                 mindId: string;
                 name: string;
-                /** @description The twin made with the mind */
+                /** @description The twin made with the mind: snapshots created without a digitalTwinId are linked to it */
                 isDefault: boolean;
                 /** @description ISO 8601 timestamp in UTC, ending in Z */
                 createdAt: string;
@@ -2480,7 +3475,10 @@ export interface components {
             mindId: string;
             /** Format: uuid */
             artifactId: string;
+            /** @description The twin the snapshot is linked to; null once unlinked (then no simulation uses it) */
             digitalTwinId: string | null;
+            /** @description When the conversation happened, an ISO date YYYY-MM-DD (the day the snapshot was created unless given) */
+            mindsetDate: string;
             /** @enum {string} */
             status: "pending" | "processing" | "completed" | "failed";
             /** @description ISO 8601 timestamp in UTC, ending in Z */
@@ -2598,6 +3596,160 @@ export interface components {
                 firstSeq: number;
                 lastSeq: number;
             }[];
+        };
+        TranscriptTurn: {
+            speaker: string | null;
+            text: string;
+            /** @description seconds from the start of the recording (VTT, DOCX) */
+            start?: number;
+            end?: number;
+            /** @description 1-based page (PDF) */
+            page?: number;
+            /** @description whether these are the person's words (the speaker the mind is built from) */
+            isPerson: boolean;
+        };
+        Psychometrics: {
+            /** Format: uuid */
+            mindId: string;
+            snapshotIds: string[];
+            note: string;
+            linguisticMarkers: {
+                /** @constant */
+                kind: "linguistic_markers";
+                /** @enum {string} */
+                key: "certainty" | "sentiment" | "first_person_focus" | "question_rate" | "talkativeness";
+                label: string;
+                /** @description null when nothing to measure (e.g. neither hedges nor certainty markers) */
+                value: number | null;
+                scale: string;
+                /** @description how the value is computed */
+                method: string;
+                /** @description the number of words the value rests on */
+                words: number;
+                /** @description the counts behind the value */
+                details: {
+                    [key: string]: number;
+                };
+                /** @description the person's sentences showing the marker */
+                examples: components["schemas"]["ProfileEvidence"][];
+            }[];
+            /** @description LLM estimates; empty without a language model */
+            bigFive: {
+                /** @constant */
+                kind: "llm_estimate";
+                /** @enum {string} */
+                trait: "openness" | "conscientiousness" | "extraversion" | "agreeableness" | "neuroticism";
+                /** @description 0 very low, 0.5 average, 1 very high: the mean of the snapshots’ estimates */
+                score: number;
+                rationale: string;
+                model: string;
+                method: string;
+                perSnapshot: {
+                    /** Format: uuid */
+                    snapshotId: string;
+                    score: number;
+                    rationale: string;
+                }[];
+                /** @description the statements the model cited */
+                evidence: components["schemas"]["ProfileEvidence"][];
+            }[];
+            /** @description LLM estimates; empty without a language model */
+            expertJudgements: {
+                /** @constant */
+                kind: "llm_estimate";
+                expert: string;
+                /** @description the expert reflection written when the snapshot was processed */
+                text: string;
+                model: string;
+                /** Format: uuid */
+                snapshotId: string;
+                /** @description the statements the model cited for it */
+                evidence: components["schemas"]["ProfileEvidence"][];
+            }[];
+            /** @description what is missing for a snapshot, and why */
+            gaps: {
+                /** Format: uuid */
+                snapshotId: string;
+                /** @enum {string} */
+                part: "linguistic_markers" | "llm_estimates";
+                reason: string;
+            }[];
+        };
+        Topics: {
+            /** Format: uuid */
+            mindId: string;
+            snapshotIds: string[];
+            count: number;
+            topics: {
+                /** @description the noun or noun phrase, lower case, head noun lemmatised ("design system") */
+                key: string;
+                /** @description its most frequent form in the transcripts ("design systems", "Open Collective") */
+                label: string;
+                /** @description the person's sentences mentioning it */
+                mentions: number;
+                affect: {
+                    sentiment: number;
+                    /** @enum {string} */
+                    label: "positive" | "negative" | "neutral" | "mixed";
+                    positive: number;
+                    negative: number;
+                };
+                /** @description what the person said about the topic */
+                stances: components["schemas"]["ProfileEvidence"][];
+                /** @description the passages behind the topic: stretches of the person's own consecutive sentences around its mentions (empty for snapshots analysed before passages existed) */
+                passages: components["schemas"]["ProfilePassage"][];
+            }[];
+        };
+        SnapshotDetails: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            mindId: string;
+            /** Format: uuid */
+            artifactId: string;
+            /** @description The twin the snapshot is linked to; null once unlinked (then no simulation uses it) */
+            digitalTwinId: string | null;
+            /** @description When the conversation happened, an ISO date YYYY-MM-DD (the day the snapshot was created unless given) */
+            mindsetDate: string;
+            /** @enum {string} */
+            status: "pending" | "processing" | "completed" | "failed";
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
+            startedAt: string | null;
+            completedAt: string | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** @description Leave-some-out self-check of the offline engine; null until completed or with fewer than 8 Q/A pairs */
+            fidelity: {
+                /** @description Q/A pairs (an interviewer question and the answer) in the snapshot */
+                pairs: number;
+                /** @description answers held out and predicted from the rest */
+                heldOut: number;
+                tokenF1: number;
+                rougeL: number;
+                /** @description token F1 of a random other answer of the same person (seeded) */
+                baselineF1: number;
+                /** @description content-word F1 (stems, stop words removed) of the simulated answers; absent on snapshots processed before it was measured */
+                contentF1?: number;
+                /** @description content-word F1 of the same random other answers */
+                baselineContentF1?: number;
+            } | null;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            updatedAt: string;
+            /** @description linguistic markers and Big Five estimates; null until completed */
+            psychometricCount: number | null;
+            /** @description topics of the snapshot’s profile; null until completed */
+            keyTopicCount: number | null;
+            /** @description stated behaviours and expert judgements; null until completed */
+            findingCount: number | null;
+            /** @description the parsed turns; null unless includeTranscript and completed */
+            transcripts: components["schemas"]["TranscriptTurn"][] | null;
+            /** @description true when turns beyond the stored bound were left out */
+            transcriptTruncated: boolean | null;
+            /** @description null unless includePsychometrics and completed */
+            psychometrics: components["schemas"]["Psychometrics"] | null;
         };
         MindList: {
             minds: components["schemas"]["Mind"][];

@@ -3,23 +3,29 @@ import { nextLink, type Transport } from './transport.ts';
 /**
  * A list endpoint walked page by page through its `Link: <…>; rel="next"` header.
  * `for await (const item of list)` yields items; `for await (const page of list.pages())` yields arrays.
- * A page is the body itself (a JSON array) or, with `itemsKey`, the array under that key (`{"minds": [...]}`).
+ * A list answered in an envelope (`{snapshots: [...], count}`) is read through `itemsOf`; `first()`
+ * answers the first page's whole body.
  */
-export class Paginated<T> implements AsyncIterable<T> {
+export class Paginated<T, Body = T[]> implements AsyncIterable<T> {
   constructor(
     private readonly transport: Transport,
     private readonly path: string,
     private readonly query: Record<string, string | number | undefined>,
     private readonly signal?: AbortSignal,
-    private readonly itemsKey?: string,
+    private readonly itemsOf: (body: Body) => T[] = (body) => body as unknown as T[],
   ) {}
+
+  /** The first page's body as the API answers it (for an envelope, with its totals). */
+  async first(): Promise<Body> {
+    const res = await this.transport.send({ method: 'GET', path: this.transport.url(this.path, this.query), signal: this.signal });
+    return (await res.json()) as Body;
+  }
 
   async *pages(): AsyncGenerator<T[]> {
     let next: string | undefined = this.transport.url(this.path, this.query);
     while (next) {
       const res = await this.transport.send({ method: 'GET', path: next, signal: this.signal });
-      const body = (await res.json()) as unknown;
-      yield (this.itemsKey && !Array.isArray(body) ? (body as Record<string, unknown>)[this.itemsKey] : body) as T[];
+      yield this.itemsOf((await res.json()) as Body);
       next = nextLink(res.headers.get('link'));
     }
   }

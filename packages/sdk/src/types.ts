@@ -36,6 +36,16 @@ export type SignedUrlQuery = NonNullable<paths['/api/public/v1/minds/{mindId}/si
 export type UploadResult = Ok<'/uploads/{artifactId}', 'put'>;
 export type StartedAssessment = Ok<'/api/public/v1/minds/{mindId}/snapshots', 'post'>;
 export type SnapshotStatus = components['schemas']['SnapshotStatus'];
+export type SnapshotList = Ok<'/api/public/v1/minds/{mindId}/snapshots', 'get'>;
+export type SnapshotDetails = components['schemas']['SnapshotDetails'];
+export type TranscriptTurn = components['schemas']['TranscriptTurn'];
+export type DeletedSnapshot = Ok<'/api/public/v1/minds/{mindId}/snapshots/{snapshotId}', 'delete'>;
+export type LinkedSnapshot = Ok<'/api/public/v1/minds/{mindId}/snapshots/{snapshotId}/link', 'post'>;
+export type UnlinkedSnapshot = Ok<'/api/public/v1/minds/{mindId}/snapshots/{snapshotId}/unlink', 'post'>;
+export type DigitalTwinList = Ok<'/api/public/v1/minds/{mindId}/digital-twins', 'get'>;
+export type DigitalTwinAnswer = Ok<'/api/public/v1/minds/{mindId}/digital-twins', 'post'>;
+export type Psychometrics = components['schemas']['Psychometrics'];
+export type Topics = components['schemas']['Topics'];
 export type SimulateRequest = JsonBody<'/api/public/v1/simulate', 'post'>;
 /** `POST /simulate` with `runInBackground: true`: the turn is queued, GET /simulations/{id} follows it. */
 export type QueuedSimulation = components['schemas']['QueuedSimulation'];

@@ -6,6 +6,7 @@ import { mindsCommands } from './minds-commands.ts';
 import { simulateCommands } from './simulate-commands.ts';
 import { tagsCommands } from './tags-commands.ts';
 import { simulationsCommands } from './simulations-commands.ts';
+import { snapshotsCommands } from './snapshots-commands.ts';
 import { EXIT, reportError, type OutputOptions } from './terminal.ts';
 import { uploadCommand } from './upload-command.ts';
 import { usageCommand } from './usage-command.ts';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   mindsCommands(program, global);
   tagsCommands(program, global);
   uploadCommand(program, global);
+  snapshotsCommands(program, global);
   simulateCommands(program, global);
   usageCommand(program, global);
   simulationsCommands(program, global);

@@ -16,6 +16,7 @@ interface UploadOpts {
   wait?: boolean;
   twin?: string;
   speaker?: string;
+  mindsetDate?: string;
   timeout: number;
 }
 
@@ -42,7 +43,7 @@ async function uploadOne(client: MindsimClient, mindId: string, file: string, op
       onProgress: (sent) => bar.update(sent),
     });
     bar.stop();
-    return await client.snapshots.create(mindId, { artifactId: up.artifactId, digitalTwinId: opts.twin, speaker: opts.speaker });
+    return await client.snapshots.create(mindId, { artifactId: up.artifactId, digitalTwinId: opts.twin, speaker: opts.speaker, mindsetDate: opts.mindsetDate });
   } finally {
     bar.stop();
   }
@@ -80,6 +81,10 @@ export function uploadCommand(program: Command, global: () => OutputOptions): vo
     .option('--wait', 'wait until every snapshot is completed or failed')
     .option('--twin <digitalTwinId>', 'the digital twin the snapshots belong to')
     .option('--speaker <label>', "the person's speaker label in the transcripts")
+    .option('--mindset-date <YYYY-MM-DD>', 'when the conversations happened (default: today)', (v: string) => {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) throw new UsageError(`--mindset-date takes a date as YYYY-MM-DD, not "${v}".`);
+      return v;
+    })
     .option('--timeout <seconds>', 'how long --wait waits', (v) => Number.parseFloat(v), 600)
     .action(async (mindId: string, files: string[], opts: UploadOpts) => {
       for (const f of files) statFile(f);

@@ -59,6 +59,8 @@ export interface DigitalTwinsTable {
   mind_id: string;
   account_id: string;
   name: string;
+  /** 1 for the twin made with the mind (007_snapshot_management), which cannot be deleted; 0 for twins added later. */
+  is_default: number;
   created_at: string;
   updated_at: string;
 }
@@ -100,7 +102,11 @@ export interface SnapshotsTable {
   fidelity: string | null;
   /** Why the expert reflections are missing although an LLM is configured (null when written or not wanted). */
   reflections_error: string | null;
+  /** When the conversation happened, YYYY-MM-DD (007_snapshot_management): given at creation, else the creation day. */
+  mindset_date: string;
   created_at: string;
+  /** The last change: a move, a link or an unlink. */
+  updated_at: string;
   started_at: string | null;
   completed_at: string | null;
 }
@@ -132,6 +138,29 @@ export interface SnapshotReflectionsTable {
   expert: string;
   text: string;
   model: string;
+  created_at: string;
+}
+
+export interface SnapshotTranscriptsTable {
+  snapshot_id: string;
+  mind_id: string;
+  /** JSON of the parsed turns (memory/transcript-turns.ts), bounded in size. */
+  turns: string;
+  /** 1 when turns beyond the bound were left out. */
+  truncated: number;
+  created_at: string;
+}
+
+export interface SnapshotPsychometricsTable {
+  snapshot_id: string;
+  mind_id: string;
+  /** JSON of the linguistic-marker tallies (memory/linguistic-markers.ts). */
+  markers: string;
+  /** JSON of the LLM's estimates (engines/llm-psychometrics.ts); null without an LLM or when they failed. */
+  estimates: string | null;
+  estimates_model: string | null;
+  /** Why the estimates are missing although an LLM is configured. */
+  estimates_error: string | null;
   created_at: string;
 }
 
@@ -276,6 +305,8 @@ export interface Database {
   memories: MemoriesTable;
   snapshot_profiles: SnapshotProfilesTable;
   snapshot_reflections: SnapshotReflectionsTable;
+  snapshot_transcripts: SnapshotTranscriptsTable;
+  snapshot_psychometrics: SnapshotPsychometricsTable;
   jobs: JobsTable;
   webhook_credentials: WebhookCredentialsTable;
   webhook_events: WebhookEventsTable;

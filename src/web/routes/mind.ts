@@ -66,9 +66,10 @@ async function playgroundConversation(s: Services, auth: AuthContext, mindId: st
 }
 
 /**
- * One mind: its snapshots with live status, upload through the signed-URL flow (the browser PUTs
- * the file straight to the signed URL, with progress), the persona profile, a playground that
- * keeps one conversation going, and the mind's conversations.
+ * One mind: its snapshots with live status, their conversation dates and a delete button, upload
+ * through the signed-URL flow (the browser PUTs the file straight to the signed URL, with
+ * progress), the persona profile, a playground that keeps one conversation going, and the mind's
+ * conversations.
  */
 export function mindDetailPages(s: Services) {
   return async (app: FastifyInstance) => {
@@ -117,6 +118,14 @@ export function mindDetailPages(s: Services) {
       const auth = viewerAuth(req);
       const { artifactId, speaker } = StartSnapshot.parse(req.body ?? {});
       return s.snapshots.createFromArtifact(auth, mindIdOf(req), artifactId, { speaker });
+    });
+
+    /** Deletes one snapshot (the form asks for confirmation first), then back to the mind. */
+    app.post('/minds/:mindId/snapshots/:snapshotId/delete', async (req, reply) => {
+      const auth = viewerAuth(req);
+      const { snapshotId } = req.params as { snapshotId: string };
+      await s.snapshots.delete(auth, mindIdOf(req), snapshotId);
+      return reply.redirect(`/minds/${mindIdOf(req)}`, 303);
     });
 
     app.post('/minds/:mindId/simulate', async (req, reply) => {

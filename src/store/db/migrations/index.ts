@@ -5,6 +5,7 @@ import * as m003 from './003_sessions.ts';
 import * as m004 from './004_usage_rate_limits.ts';
 import * as m005 from './005_job_groups.ts';
 import * as m006 from './006_mind_tags.ts';
+import * as m007 from './007_snapshot_management.ts';
 import * as m008 from './008_simulations.ts';
 import * as m009 from './009_usage_keys.ts';
 
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '004_usage_rate_limits': m004,
   '005_job_groups': m005,
   '006_mind_tags': m006,
+  '007_snapshot_management': m007,
   '008_simulations': m008,
   '009_usage_keys': m009,
 };

@@ -3,13 +3,16 @@ import type { Database } from '../schema.ts';
 import { AccountsRepo, ApiKeysRepo } from './accounts.ts';
 import { ArtifactsRepo } from './artifacts.ts';
 import { MindDetailsRepo } from './mind-details.ts';
+import { DigitalTwinsRepo } from './digital-twins.ts';
 import { MindsRepo } from './minds.ts';
 import { ProfilesRepo } from './profiles.ts';
+import { PsychometricsRepo } from './psychometrics.ts';
 import { SessionsRepo } from './sessions.ts';
 import { SettingsRepo } from './settings.ts';
 import { SimulationsRepo } from './simulations.ts';
 import { SnapshotsRepo } from './snapshots.ts';
 import { TagsRepo } from './tags.ts';
+import { TranscriptsRepo } from './transcripts.ts';
 import { RateLimitWindowsRepo, UsageRepo } from './usage.ts';
 import { WebhooksRepo } from './webhooks.ts';
 
@@ -23,6 +26,9 @@ export interface Repos {
   artifacts: ArtifactsRepo;
   snapshots: SnapshotsRepo;
   profiles: ProfilesRepo;
+  twins: DigitalTwinsRepo;
+  transcripts: TranscriptsRepo;
+  psychometrics: PsychometricsRepo;
   webhooks: WebhooksRepo;
   settings: SettingsRepo;
   usage: UsageRepo;
@@ -41,6 +47,9 @@ export function makeRepos(db: Kysely<Database>): Repos {
     artifacts: new ArtifactsRepo(db),
     snapshots: new SnapshotsRepo(db),
     profiles: new ProfilesRepo(db),
+    twins: new DigitalTwinsRepo(db),
+    transcripts: new TranscriptsRepo(db),
+    psychometrics: new PsychometricsRepo(db),
     webhooks: new WebhooksRepo(db),
     settings: new SettingsRepo(db),
     usage: new UsageRepo(db),

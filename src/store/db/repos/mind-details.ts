@@ -24,6 +24,7 @@ export class MindDetailsRepo {
       .where('mind_id', 'in', [...mindIds])
       .where('account_id', '=', accountId)
       .orderBy('mind_id')
+      .orderBy('is_default', 'desc')
       .orderBy('created_at')
       .orderBy('id')
       .execute();

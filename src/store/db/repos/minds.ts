@@ -117,9 +117,10 @@ export class MindsRepo {
 
   /**
    * Deletes the mind and, explicitly (not relying on cascades), every row that hangs off it or
-   * names it: twins, artifacts, snapshots with their memories, profiles and reflections, and the
-   * snapshots' jobs (their payload holds the snapshot id), its simulations with their messages
-   * and jobs, and the usage meter's rows naming its twins. Answers the deleted snapshots' ids.
+   * names it: twins, artifacts, snapshots with their memories, profiles, reflections, transcripts
+   * and psychometrics, the snapshots' jobs (their payload holds the snapshot id), its simulations
+   * with their messages and jobs, and the usage meter's rows naming its twins. Answers the deleted
+   * snapshots' ids.
    */
   async delete(accountId: string, id: string): Promise<{ snapshotIds: string[] }> {
     const snapshotIds = (await this.db.selectFrom('snapshots').select('id').where('mind_id', '=', id).execute()).map((r) => r.id);
@@ -135,6 +136,8 @@ export class MindsRepo {
     await this.db.deleteFrom('memories').where('snapshot_id', 'in', ofMind).execute();
     await this.db.deleteFrom('snapshot_reflections').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('snapshot_profiles').where('mind_id', '=', id).execute();
+    await this.db.deleteFrom('snapshot_transcripts').where('mind_id', '=', id).execute();
+    await this.db.deleteFrom('snapshot_psychometrics').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('snapshots').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('artifacts').where('mind_id', '=', id).execute();
     // The usage meter's distinct-twin counts name the twins: erased with them (their past counts drop).
@@ -151,6 +154,7 @@ export class MindsRepo {
       .selectFrom('digital_twins')
       .selectAll()
       .where('mind_id', '=', mindId)
+      .orderBy('is_default', 'desc')
       .orderBy('created_at')
       .execute();
   }

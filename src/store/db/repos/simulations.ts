@@ -162,14 +162,35 @@ export class SimulationsRepo {
   /** Every simulation of a mind, with their messages and jobs (the mind is being deleted). */
   async deleteOfMind(mindId: string): Promise<void> {
     const ids = (await this.db.selectFrom('simulations').select('id').where('mind_id', '=', mindId).execute()).map((r) => r.id);
+    await this.deleteMany(ids);
+  }
+
+  /**
+   * Deletes the conversations of the mind that drew on a snapshot (its id as the latest snapshot
+   * used, or in an answer's evidence): their answers quote its words, which go with it.
+   */
+  async deleteCiting(mindId: string, snapshotId: string): Promise<void> {
+    const citing = this.db.selectFrom('simulation_messages').select('simulation_id').where('mind_id', '=', mindId).where('content', 'like', `%${snapshotId}%`);
+    const ids = (
+      await this.db
+        .selectFrom('simulations')
+        .select('id')
+        .where('mind_id', '=', mindId)
+        .where((eb) => eb.or([eb('mind_assessment_id', '=', snapshotId), eb('id', 'in', citing)]))
+        .execute()
+    ).map((r) => r.id);
+    await this.deleteMany(ids);
+  }
+
+  private async deleteMany(ids: readonly string[]): Promise<void> {
     for (let i = 0; i < ids.length; i += 100) {
       const batch = ids.slice(i, i + 100);
       await this.db
         .deleteFrom('jobs')
         .where((eb) => eb.or(batch.map((sid) => eb('payload', 'like', `%"simulationId":"${sid}"%`))))
         .execute();
+      await this.db.deleteFrom('simulation_messages').where('simulation_id', 'in', batch).execute();
+      await this.db.deleteFrom('simulations').where('id', 'in', batch).execute();
     }
-    await this.db.deleteFrom('simulation_messages').where('mind_id', '=', mindId).execute();
-    await this.db.deleteFrom('simulations').where('mind_id', '=', mindId).execute();
   }
 }

@@ -5,6 +5,7 @@ import type { Fidelity } from '../../../engines/fidelity-check.ts';
 import type { Memory, StoredMemory } from '../../../memory/types.ts';
 import type { Database, MemoriesTable, SnapshotsTable } from '../schema.ts';
 import { olderThan } from './keyset.ts';
+import { SimulationsRepo } from './simulations.ts';
 
 type SnapshotRow = Selectable<SnapshotsTable>;
 type MemoryRow = Selectable<MemoriesTable>;
@@ -23,7 +24,9 @@ const toSnapshot = (r: SnapshotRow): Snapshot => ({
   memoryCount: r.memory_count,
   fidelity: r.fidelity ? (JSON.parse(r.fidelity) as Fidelity) : null,
   reflectionsError: r.reflections_error,
+  mindsetDate: r.mindset_date,
   createdAt: r.created_at,
+  updatedAt: r.updated_at,
   startedAt: r.started_at,
   completedAt: r.completed_at,
 });
@@ -61,7 +64,9 @@ export class SnapshotsRepo {
         memory_count: null,
         fidelity: null,
         reflections_error: null,
+        mindset_date: s.mindsetDate,
         created_at: s.createdAt,
+        updated_at: s.createdAt,
         started_at: null,
         completed_at: null,
       })
@@ -99,15 +104,69 @@ export class SnapshotsRepo {
     return (await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute()).map(toSnapshot);
   }
 
-  completedIds(mindId: string): Promise<Array<{ id: string }>> {
-    return this.db
+  /**
+   * The completed snapshots a mind's memory is made of, oldest first: those linked to one of its
+   * twins (to `twinId` only, when given). An unlinked snapshot is kept but never used.
+   */
+  completedIds(mindId: string, twinId?: string): Promise<Array<{ id: string }>> {
+    let q = this.db
       .selectFrom('snapshots')
       .select('id')
       .where('mind_id', '=', mindId)
-      .where('status', '=', 'completed')
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
+      .where('status', '=', 'completed');
+    q = twinId === undefined ? q.where('digital_twin_id', 'is not', null) : q.where('digital_twin_id', '=', twinId);
+    return q.orderBy('created_at').orderBy('id').execute();
+  }
+
+  /** How many snapshots the mind has, in every state. */
+  async countOf(accountId: string, mindId: string): Promise<number> {
+    const r = await this.db
+      .selectFrom('snapshots')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('mind_id', '=', mindId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  /** Links the snapshot to a twin of its mind, or unlinks it (null); false when there is no such snapshot. */
+  async setTwin(accountId: string, mindId: string, id: string, twinId: string | null, at: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('snapshots')
+      .set({ digital_twin_id: twinId, updated_at: at })
+      .where('id', '=', id)
+      .where('mind_id', '=', mindId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Deletes the snapshot and everything made from it: memories, profile, reflections, transcript,
+   * psychometrics, its job and the conversations that drew on it; and its artifact when no other snapshot was made from it. The
+   * snapshot row goes first, so a job completing at the same moment either finds it gone (and
+   * writes nothing) or has committed, and its rows are then deleted here. Answers the artifact's
+   * blob key to delete once committed (null: kept for another snapshot), or undefined when there
+   * is no such snapshot.
+   */
+  async delete(accountId: string, mindId: string, id: string): Promise<{ blobKey: string | null } | undefined> {
+    const row = await this.db
+      .deleteFrom('snapshots')
+      .where('id', '=', id)
+      .where('mind_id', '=', mindId)
+      .where('account_id', '=', accountId)
+      .returning(['artifact_id'])
+      .executeTakeFirst();
+    if (!row) return undefined;
+    await this.db.deleteFrom('jobs').where('payload', 'like', `%"snapshotId":"${id}"%`).execute();
+    await new SimulationsRepo(this.db).deleteCiting(mindId, id);
+    for (const table of ['memories', 'snapshot_profiles', 'snapshot_reflections', 'snapshot_transcripts', 'snapshot_psychometrics'] as const) {
+      await this.db.deleteFrom(table).where('snapshot_id', '=', id).execute();
+    }
+    const shared = await this.db.selectFrom('snapshots').select('id').where('artifact_id', '=', row.artifact_id).executeTakeFirst();
+    if (shared) return { blobKey: null };
+    const artifact = await this.db.deleteFrom('artifacts').where('id', '=', row.artifact_id).returning(['blob_key']).executeTakeFirst();
+    return { blobKey: artifact?.blob_key ?? null };
   }
 
   /** One move of a snapshot, if its current state allows it; false (nothing changed) otherwise. */
@@ -124,13 +183,14 @@ export class SnapshotsRepo {
 
   /** pending|processing → processing; the first start time is kept. */
   start(id: string, at: string): Promise<boolean> {
-    return this.move(id, 'start', { started_at: sql<string>`coalesce(started_at, ${at})` });
+    return this.move(id, 'start', { started_at: sql<string>`coalesce(started_at, ${at})`, updated_at: at });
   }
 
   /** processing → completed, with what processing found. */
   complete(id: string, outcome: SnapshotOutcome, at: string): Promise<boolean> {
     return this.move(id, 'complete', {
       completed_at: at,
+      updated_at: at,
       file_kind: outcome.fileKind,
       person: outcome.person,
       memory_count: outcome.memoryCount,
@@ -144,7 +204,7 @@ export class SnapshotsRepo {
 
   /** pending|processing → failed, with why. */
   fail(id: string, error: { code: string; message: string }, at: string): Promise<boolean> {
-    return this.move(id, 'fail', { completed_at: at, error_code: error.code, error_message: error.message });
+    return this.move(id, 'fail', { completed_at: at, updated_at: at, error_code: error.code, error_message: error.message });
   }
 
   /** Replaces the snapshot's memories: a redelivered job never duplicates them. */
