@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
+import { stdioClient } from './support/mcp-client.ts';
 import { startService, type Service } from '../testkit/service.ts';
 
 /**
@@ -17,7 +17,6 @@ import { startService, type Service } from '../testkit/service.ts';
  */
 let srv: Service;
 let other: { accountId: string; apiKey: string };
-const ROOT = path.resolve(import.meta.dirname, '..');
 const NIL = '00000000-0000-4000-8000-000000000000';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-hosted-'));
 const vttFile = path.join(dir, 'interview.vtt');
@@ -151,15 +150,7 @@ describe('hosted MCP tools over HTTP (/mcp)', () => {
 
 describe('hosted MCP tools over stdio (mindsim mcp)', () => {
   it('runs the flow with a real local file, and names what is wrong with a bad one', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [path.join(ROOT, 'bin', 'mindsim.js'), 'mcp'],
-      cwd: os.tmpdir(),
-      env: { ...(process.env as Record<string, string>), MINDSIM_BASE_URL: srv.baseUrl, MINDSIM_API_KEY: srv.apiKey },
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'hosted-test', version: '1.0.0' });
-    await client.connect(transport);
+    const client = await stdioClient(srv, 'hosted-test');
     try {
       let used = '';
       const ids = await hostedFlow(client, async (signedUrl) => {

@@ -5,18 +5,15 @@
  * the same tools through the SDK backend.
  */
 import assert from 'node:assert/strict';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
 import { blobOf, waitFor } from '../testkit/sdk.ts';
+import { stdioClient } from './support/mcp-client.ts';
 import { startService, type Service } from '../testkit/service.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 let srv: Service;
 let mindId = '';
 let otherKey = '';
@@ -114,15 +111,7 @@ describe('simulation tools over MCP (HTTP)', () => {
 
 describe('simulation tools over stdio (mindsim mcp)', () => {
   it('answers simulate with a conversation, list_simulations and get_simulation through the SDK', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [path.join(ROOT, 'bin', 'mindsim.js'), 'mcp'],
-      cwd: os.tmpdir(),
-      env: { ...(process.env as Record<string, string>), MINDSIM_BASE_URL: srv.baseUrl, MINDSIM_API_KEY: srv.apiKey },
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(transport);
+    const client = await stdioClient(srv, 'test');
     try {
       const first = await call(client, 'simulate', { mindId, selectedSimulationModel: 'mind-reasoner-standard', scenario: { message: 'How do you deal with burnout?' } });
       const next = await call(client, 'simulate', { mindId, message: 'And why?', conversationId: first.conversationId });

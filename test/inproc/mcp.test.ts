@@ -4,15 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { makeDocx, sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
+import { stdioClient } from '../support/mcp-client.ts';
 import { startService, type Service } from '../../testkit/service.ts';
 
 /** MCP at /mcp against the in-process service; `mindsim mcp` (stdio) as the process an agent starts. */
 let srv: Service;
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const TOOLS = [
   'create_mind',
   'create_snapshot',
@@ -93,15 +92,7 @@ describe('MCP over stdio (mindsim mcp)', () => {
   it('lists the tools and runs the flow with a local file path through the SDK', async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-')), 'interview.vtt');
     fs.writeFileSync(file, teamsVtt(sampleInterview()));
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [path.join(ROOT, 'bin', 'mindsim.js'), 'mcp'],
-      cwd: os.tmpdir(),
-      env: { ...(process.env as Record<string, string>), MINDSIM_BASE_URL: srv.baseUrl, MINDSIM_API_KEY: srv.apiKey },
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(transport);
+    const client = await stdioClient(srv, 'test');
     try {
       await flow(client, { path: file });
     } finally {
