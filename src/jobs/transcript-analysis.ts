@@ -1,6 +1,7 @@
 import { parseTranscript } from '../ingest/index.ts';
 import { IngestError, type TranscriptFormat } from '../ingest/transcript.ts';
 import { buildMemoryBank } from '../memory/build.ts';
+import { wink } from '../memory/sentences.ts';
 import type { Memory } from '../memory/types.ts';
 import { buildProfile } from '../memory/profile.ts';
 import type { SnapshotProfile } from '../memory/profile-types.ts';
@@ -9,7 +10,8 @@ import { wordVectors } from '../memory/word-vectors.ts';
 import { startPdfThread } from '../ingest/pdf.ts';
 
 // Loaded when the thread starts (the pool keeps one thread up), not during the first snapshot:
-// the word-vector table (the snapshot's self-check builds a MindMemory) and the PDF thread with pdf.js.
+// wink-nlp, the word-vector table (the snapshot's self-check builds a MindMemory) and the PDF thread with pdf.js.
+wink();
 wordVectors();
 startPdfThread();
 

@@ -1,8 +1,7 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { AuthContext } from '../../domain/accounts.ts';
 import { tooLarge } from '../../kernel/errors.ts';
-import { createMcpServer, type MindsimBackend, type UploadRequest } from '../../mcp/tools.ts';
+import type { MindsimBackend, UploadRequest } from '../../mcp/tools.ts';
 import { authOf } from '../plugins/auth.ts';
 import { RATE_LIMIT_HEADERS } from '../plugins/rate-limit.ts';
 import { apiPipeline } from '../plugins/api-pipeline.ts';
@@ -45,6 +44,11 @@ class ServiceBackend implements MindsimBackend {
   }
 }
 
+/** The MCP SDK and the tools, loaded with the first MCP request: a process nobody calls over MCP never loads them. */
+let mcpModules: Promise<[typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'), typeof import('../../mcp/tools.ts')]> | undefined;
+const loadMcp = () =>
+  (mcpModules ??= Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('../../mcp/tools.ts')]));
+
 /**
  * MCP Streamable HTTP transport at `/mcp`, stateless: each POST gets its own server and transport,
  * authenticated with the same Bearer API key as the public API, limited and metered per key like
@@ -60,6 +64,7 @@ export const mcpRoutes =
     const bodyLimit = Math.ceil((cfg.maxDirectFileBytes * 4) / 3) + 64 * 1024;
 
     app.post('/mcp', { bodyLimit, schema: { hide: true } }, async (req, reply) => {
+      const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await loadMcp();
       const server = createMcpServer(new ServiceBackend(s, cfg, authOf(req)), 'http');
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.raw.setHeader('X-Request-Id', req.id);
