@@ -21,8 +21,7 @@ import { UsageService } from './domain/usage.ts';
 import { WebhookService } from './domain/webhooks.ts';
 import { GroundedEngine } from './engines/grounded.ts';
 import { LlmEngine } from './engines/llm.ts';
-import { wordVectors } from './memory/word-vectors.ts';
-import { LlmClient } from './engines/llm-model.ts';
+import type { LlmClient } from './engines/llm-model.ts';
 import { reflector } from './engines/llm-reflections.ts';
 import { psychometricEstimator } from './engines/llm-psychometrics.ts';
 import { EngineRegistry } from './engines/registry.ts';
@@ -67,12 +66,11 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
     loginRateLimit: config.loginRateLimit,
   };
 
-  const llm = config.llm ? new LlmClient(config.llm) : null;
+  // The AI SDK and its providers are loaded only when an LLM is configured.
+  const llm: LlmClient | null = config.llm ? new (await import('./engines/llm-model.ts')).LlmClient(config.llm) : null;
   const engines = new EngineRegistry({ grounded: new GroundedEngine(), ...(llm ? { llm: new LlmEngine(llm) } : {}) });
   const accounts = new AccountService(store.repos, rt, config.apiKeyCacheMs);
   const minds = new MindService(store, blobs, rt);
-  // The word-vector table (~200 ms to load) is read at start, not by the first simulate.
-  if (config.retrievalMode === 'hybrid') wordVectors();
   const memories = new MindMemories(store, config.retrievalMode);
   minds.onDeleted(({ snapshotIds }) => memories.forget(snapshotIds));
   // Built before `services`: settleDirectUpload reaches the upload service through it, once both exist.

@@ -62,7 +62,8 @@ function startProvider(port = 0): Promise<number> {
       received.push({ schemaName, system: text('system'), user: text('user'), body });
       if (mode === 'hang') return; // never answers: the client's time limit fires
       if (mode === 'fail') {
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'boom', type: 'server_error' } }));
+        // As OpenAI does, the error says when to retry: now, rather than after the SDK's default 2 s backoff.
+        res.writeHead(500, { 'content-type': 'application/json', 'retry-after-ms': '0' }).end(JSON.stringify({ error: { message: 'boom', type: 'server_error' } }));
         return;
       }
       const content = JSON.stringify(schemaName === 'reflections' ? REFLECTIONS : ANSWER);
@@ -80,7 +81,8 @@ before(async () => {
     LLM_API_KEY: 'test-key',
     LLM_MODEL: 'test-model',
     LLM_MAX_RETRIES: '1',
-    LLM_TIMEOUT_MS: '3500',
+    // Above the SDK's fixed 2 s backoff before retrying a refused connection, which must fit in it (the refused-connection test).
+    LLM_TIMEOUT_MS: '3000',
   });
   sdk = srv.sdk();
 });

@@ -74,6 +74,8 @@ export async function startService(extraEnv: Record<string, string> = {}): Promi
   try {
     worker = config.runWorker ? ctx.createWorker() : null;
     app = await buildApp(ctx.services, httpSettings(config, { logStream: stream }), webPages(ctx.services, ctx.web));
+    // Unlike main.ts, no ctx.memories.warmUp(): the first simulate loads wink-nlp and the word
+    // vectors itself, so a test file that simulates nothing in this thread never loads them.
     const owner = await ctx.services.accounts.ensureOwner();
     await app.listen({ port, host: '127.0.0.1' });
     worker?.start();

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { z } from 'zod';
-import { sql } from 'kysely';
+import { sql } from '../store/db/kysely.ts';
 import type { Context } from '../composition.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { DomainError } from '../kernel/errors.ts';

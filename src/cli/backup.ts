@@ -4,7 +4,7 @@
  * its artifacts name. Documented in README.md ("Backup and restore").
  */
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql } from '../store/db/kysely.ts';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';

@@ -7,7 +7,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { EngineContext } from '../engines/types.ts';
-import { MindMemory, type RetrievalMode } from '../memory/mind-memory.ts';
+import { MindMemory, preloadMindMemory, type RetrievalMode } from '../memory/mind-memory.ts';
 import { mergeProfiles } from '../memory/profile-merge.ts';
 import type { StoredSnapshotProfile } from '../memory/profile-types.ts';
 import type { Store } from '../store/store.ts';
@@ -34,6 +34,15 @@ export class MindMemories {
     private readonly mode: RetrievalMode = 'hybrid',
   ) {
     setInterval(() => this.entries.purgeStale(), 60_000).unref();
+  }
+
+  /**
+   * Loads wink-nlp and the word vectors (~0.5 s) now rather than on the first simulate: the API
+   * calls it at start (main.ts). Nothing else needs them in this thread, so a process that serves no
+   * simulate (the operator CLI, a worker process) never loads them.
+   */
+  warmUp(): void {
+    preloadMindMemory(this.mode);
   }
 
   /** Drops every set that holds one of these snapshots (their mind was deleted). */

@@ -3,18 +3,22 @@
  * Understands transcription-tool exports ("Speaker 1  0:03" / "Dana Reyes  00:01:07" header
  * paragraphs, Rev-style "Dana Reyes (00:01:07):"), "Name: text" and "Q:"/"A:" paragraphs, and plain prose.
  */
-import mammoth from 'mammoth';
 import { IngestError, type Utterance } from './transcript.ts';
 import { checkDocx } from './docx-limits.ts';
 import { TextGate } from './limits.ts';
 import { assembleTurns, timedHeader, type SourceLine } from './turns.ts';
 
+/** mammoth, loaded with the first DOCX (an analysis thread that reads none never loads it). */
+const loadMammoth = () => import('mammoth');
+let mammoth: ReturnType<typeof loadMammoth> | undefined;
+
 /** @param gate counts the text against the file's budget (unlimited by default, for direct calls). */
 export async function parseDocx(bytes: Buffer, gate = new TextGate('docx', Infinity)): Promise<Utterance[]> {
   checkDocx(bytes); // zip bombs, deep or huge XML: refused before mammoth builds a DOM of them
+  const { extractRawText } = (await (mammoth ??= loadMammoth())).default;
   let raw: string;
   try {
-    raw = (await mammoth.extractRawText({ buffer: bytes })).value;
+    raw = (await extractRawText({ buffer: bytes })).value;
   } catch (err) {
     throw new IngestError('corrupt_file', `The DOCX file could not be read: ${describe(err)}`);
   }

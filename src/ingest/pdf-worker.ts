@@ -18,6 +18,11 @@ export type PdfReply =
 
 void loadPdfjs().catch(() => undefined); // a failure shows, with its reason, when a PDF is read
 
+/** Settles once pdf.js is loaded in this thread: pdf.ts waits for it before a file's time budget starts. */
+export async function ready(): Promise<void> {
+  await loadPdfjs().catch(() => undefined);
+}
+
 export default async function read({ data, maxTokens }: PdfRequest): Promise<PdfReply> {
   const gate = new TextGate('pdf', maxTokens);
   try {

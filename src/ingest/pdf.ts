@@ -31,14 +31,17 @@ let pdfThread: Piscina<PdfRequest, PdfReply> | undefined;
 
 /** The PDF thread of this thread: one file at a time, ended (and replaced) when a file runs past the budget. */
 function pdfPool(): Piscina<PdfRequest, PdfReply> {
-  pdfThread ??= new Piscina({
-    filename: new URL('./pdf-worker.ts', import.meta.url).href,
-    minThreads: 1,
-    maxThreads: 1,
-    // Half the heap limit of this thread (an analysis thread has ANALYSIS_MAX_MEMORY_MB): the two stay within 1.5×.
-    resourceLimits: { maxOldGenerationSizeMb: Math.max(128, Math.floor(v8.getHeapStatistics().heap_size_limit / 1024 / 1024 / 2)) },
-  });
-  pdfThread.on('error', () => undefined); // a thread that dies between files is replaced; the next read reports its own
+  if (!pdfThread) {
+    pdfThread = new Piscina({
+      filename: new URL('./pdf-worker.ts', import.meta.url).href,
+      minThreads: 1,
+      maxThreads: 1,
+      // Half the heap limit of this thread (an analysis thread has ANALYSIS_MAX_MEMORY_MB): the two stay within 1.5×.
+      resourceLimits: { maxOldGenerationSizeMb: Math.max(128, Math.floor(v8.getHeapStatistics().heap_size_limit / 1024 / 1024 / 2)) },
+    });
+    // Once per pool (not per file): a thread that dies between files is replaced; the next read reports its own.
+    pdfThread.on('error', () => undefined);
+  }
   return pdfThread;
 }
 
@@ -48,8 +51,13 @@ export function startPdfThread(): void {
 }
 
 async function readInThread(request: PdfRequest): Promise<PdfReply> {
+  const pool = pdfPool();
   try {
-    return await pdfPool().run(request, { signal: AbortSignal.timeout(PDF_TIME_BUDGET_MS), transferList: [request.data.buffer as ArrayBuffer] });
+    // The budget is for reading the file, not for starting the thread and pdf.js (pdf-worker.ts
+    // `ready`): that can take seconds on a busy machine, for a PDF sent right after the service
+    // started or after a thread was ended. Once pdf.js is loaded this is one message each way.
+    await (pool as Piscina).run(undefined, { name: 'ready' });
+    return await pool.run(request, { signal: AbortSignal.timeout(PDF_TIME_BUDGET_MS), transferList: [request.data.buffer as ArrayBuffer] });
   } catch (err) {
     const e = err as { name?: string; code?: string; message?: string };
     if (e.name === 'AbortError' || e.name === 'TimeoutError') throw tooSlow();

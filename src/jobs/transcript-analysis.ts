@@ -1,6 +1,7 @@
 import { parseTranscript } from '../ingest/index.ts';
 import { IngestError, type TranscriptFormat } from '../ingest/transcript.ts';
 import { buildMemoryBank } from '../memory/build.ts';
+import { wink } from '../memory/sentences.ts';
 import type { Memory } from '../memory/types.ts';
 import { profileWithSentiments } from '../memory/profile.ts';
 import type { SnapshotProfile } from '../memory/profile-types.ts';
@@ -11,7 +12,8 @@ import { boundedTurns, transcriptTurns, type TranscriptTurn } from '../memory/tr
 import { tallyMarkers, type SnapshotMarkers } from '../memory/linguistic-markers.ts';
 
 // Loaded when the thread starts (the pool keeps one thread up), not during the first snapshot:
-// the word-vector table (the snapshot's self-check builds a MindMemory) and the PDF thread with pdf.js.
+// wink-nlp, the word-vector table (the snapshot's self-check builds a MindMemory) and the PDF thread with pdf.js.
+wink();
 wordVectors();
 startPdfThread();
 

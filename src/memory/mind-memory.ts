@@ -6,11 +6,17 @@
 import { compareMemories, MemoryIndex } from './index.ts';
 import { readSentence, type Candidate } from './profile-topics.ts';
 import { SemanticIndex } from './semantic.ts';
-import { termTokens, type TermToken } from './sentences.ts';
+import { termTokens, wink, type TermToken } from './sentences.ts';
 import type { StoredMemory } from './types.ts';
 import { wordVectors } from './word-vectors.ts';
 
 export type RetrievalMode = 'hybrid' | 'lexical';
+
+/** Loads what the first memory and scenario need (wink-nlp; the word vectors in hybrid mode), ahead of them. */
+export function preloadMindMemory(mode: RetrievalMode): void {
+  wink();
+  if (mode === 'hybrid') wordVectors();
+}
 
 /** Sentences of set-up a passage may take from before its lead sentence. */
 const LEAD_IN = 2;

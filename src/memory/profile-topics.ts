@@ -8,7 +8,8 @@
  * numbers, fillers and generic nouns ("thing", "way", "lot") out, whatever the tags say.
  * Pure functions (deterministic).
  */
-import { its, nlp } from './sentences.ts';
+import type { Document } from 'wink-nlp';
+import { wink } from './sentences.ts';
 
 const list = (s: string) => new Set(s.split(/\s+/).filter(Boolean));
 
@@ -76,7 +77,8 @@ export function blockedWord(word: string): boolean {
 }
 
 /** Tokens with hyphenated compounds joined ("mobile - first" → "mobile-first"), as units. */
-function unitsOf(doc: ReturnType<typeof nlp.readDoc>): Unit[] {
+function unitsOf(doc: Document): Unit[] {
+  const { its } = wink();
   const tokens = doc.tokens();
   const texts = tokens.out() as string[];
   const normals = tokens.out(its.normal) as string[];
@@ -135,6 +137,7 @@ function surfaceOf(units: readonly Unit[]): string {
  * such runs; `sentiment` is wink-nlp's, in [-1, 1] (read from the same parse).
  */
 export function readSentence(text: string): { candidates: Candidate[]; phrases: string[]; sentiment: number } {
+  const { nlp, its } = wink();
   const doc = nlp.readDoc(text);
   const units = unitsOf(doc);
   const candidates: Candidate[] = [];

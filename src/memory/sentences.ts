@@ -4,12 +4,42 @@
  *
  * The wink-nlp instances live here and are shared, because each costs ~80–100 ms and ~9 MB to load.
  */
-import winkNLP from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
+import { createRequire } from 'node:module';
+import type { Document, Model, WinkMethods } from 'wink-nlp';
 
-/** Shared wink-nlp instance: sentence boundaries, negation, sentiment and part of speech. */
-export const nlp = winkNLP(model, ['sbd', 'negation', 'sentiment', 'pos']);
-export const its = nlp.its;
+interface Wink {
+  /** Sentence boundaries, negation, sentiment and part of speech. */
+  nlp: WinkMethods;
+  its: WinkMethods['its'];
+  /**
+   * Tokenise only (no sentence, negation, sentiment or POS passes): indexing is several times
+   * faster than through `nlp`.
+   */
+  tokenizer: WinkMethods;
+  /**
+   * The model's Porter stemmer — what `its.stem` calls on each token.
+   * (wink-nlp's typings declare the addon `unknown`; this cast is the only one at that boundary.)
+   */
+  porter: (word: string) => string;
+}
+
+let shared: Wink | undefined;
+
+/**
+ * The shared wink-nlp instances, made on first use: a process or thread that reads no text (the
+ * operator CLI, a worker process's main thread) never loads the model. Both packages are CommonJS.
+ */
+export function wink(): Wink {
+  if (!shared) {
+    const require = createRequire(import.meta.url);
+    const winkNLP = require('wink-nlp') as (model: Model, pipe?: string[]) => WinkMethods;
+    const model = require('wink-eng-lite-web-model') as Model;
+    const nlp = winkNLP(model, ['sbd', 'negation', 'sentiment', 'pos']);
+    const porter = (model.addons as unknown as { stem: (word: string) => string }).stem;
+    shared = { nlp, its: nlp.its, tokenizer: winkNLP(model, []), porter };
+  }
+  return shared;
+}
 
 /** Backchannel words: a sentence made only of these carries no content ("Yeah.", "Mm-hmm.", "Right."). */
 const FILLER_WORDS = new Set([
@@ -44,7 +74,7 @@ function clean(text: string): string {
 }
 
 /** A wink-nlp document's sentences, whitespace collapsed, empty ones dropped. */
-function sentencesOf(doc: ReturnType<typeof nlp.readDoc>): string[] {
+function sentencesOf(doc: Document): string[] {
   return doc
     .sentences()
     .out()
@@ -54,7 +84,7 @@ function sentencesOf(doc: ReturnType<typeof nlp.readDoc>): string[] {
 
 /** Raw sentence boundaries from wink-nlp. */
 function rawSentences(text: string): string[] {
-  return sentencesOf(nlp.readDoc(text));
+  return sentencesOf(wink().nlp.readDoc(text));
 }
 
 /** Cut an overlong sentence into ~CHUNK_WORDS pieces, preferring to cut after a comma/semicolon/dash. */
@@ -124,6 +154,7 @@ export function splitSentences(text: string): string[] {
 
 /** wink-nlp sentiment of a text, in [-1, 1] (0 = neutral). */
 export function sentimentOf(text: string): number {
+  const { nlp, its } = wink();
   const value = nlp.readDoc(text).out(its.sentiment);
   return typeof value === 'number' ? value : Number(value) || 0;
 }
@@ -131,24 +162,15 @@ export function sentimentOf(text: string): number {
 // ---- Index terms (used by the retrieval index and the engine) ----
 
 /**
- * A tokenise-only wink-nlp instance (no sentence, negation, sentiment or POS passes): indexing
- * is several times faster than through `nlp`, for ~80 ms and ~9 MB once per process.
+ * The Porter stemmer applied to the token's normal form and memoised per word: stemming dominates
+ * indexing time otherwise.
  */
-const tokenizer = winkNLP(model, []);
-const tokenIts = tokenizer.its;
-
-/**
- * The model's Porter stemmer — what `its.stem` calls on each token — applied to the token's
- * normal form and memoised per word: stemming dominates indexing time otherwise.
- * (wink-nlp's typings declare the addon `unknown`; this cast is the only one at that boundary.)
- */
-const porter = (model.addons as unknown as { stem: (word: string) => string }).stem;
 const stemCache = new Map<string, string>();
 function stem(word: string): string {
   let stemmed = stemCache.get(word);
   if (stemmed === undefined) {
     if (stemCache.size > 100_000) stemCache.clear();
-    stemCache.set(word, (stemmed = porter(word)));
+    stemCache.set(word, (stemmed = wink().porter(word)));
   }
   return stemmed;
 }
@@ -161,6 +183,8 @@ export interface TermToken {
 
 /** Words/numbers that are not wink stop words, with their stems, in order. */
 function contentTokens(text: string): TermToken[] {
+  const { tokenizer } = wink();
+  const tokenIts = tokenizer.its;
   const tokens = tokenizer.readDoc(text).tokens();
   const types = tokens.out(tokenIts.type) as string[];
   const stops = tokens.out(tokenIts.stopWordFlag) as boolean[];
@@ -181,19 +205,17 @@ const contentStems = (text: string): string[] => contentTokens(text).map((t) => 
  * Conversational and scenario-framing words that wink does not treat as stop words but that
  * carry no topic ("How would you feel if someone asks…", "I think it's kind of a thing").
  */
-const EXTRA_STOP_STEMS = new Set(
-  contentStems(
-    [
-      'think feel felt say said tell respond react reaction situation scenario someone somebody person people',
-      "thing things really actually kind sort stuff lot yeah okay ok mean guess know like get got go going i'm",
-      'gonna wanna maybe probably basically literally obviously right sure happen happens ask asked asks',
-    ].join(' '),
-  ),
-);
+const EXTRA_STOP_WORDS = [
+  'think feel felt say said tell respond react reaction situation scenario someone somebody person people',
+  "thing things really actually kind sort stuff lot yeah okay ok mean guess know like get got go going i'm",
+  'gonna wanna maybe probably basically literally obviously right sure happen happens ask asked asks',
+].join(' ');
+let extraStopStems: Set<string> | undefined;
 
 /** Index tokens of a text: its content words with their stems (stop words and framing words removed), in order. */
 export function termTokens(text: string): TermToken[] {
-  return contentTokens(text).filter((t) => !EXTRA_STOP_STEMS.has(t.stem));
+  const extra = (extraStopStems ??= new Set(contentStems(EXTRA_STOP_WORDS)));
+  return contentTokens(text).filter((t) => !extra.has(t.stem));
 }
 
 /** Index terms of a text: stems of its content words (stop words and framing words removed), in order. */
@@ -216,6 +238,7 @@ export interface TaggedText {
 }
 
 export function readTagged(text: string): TaggedText {
+  const { nlp, its } = wink();
   const doc = nlp.readDoc(text);
   const tokens = doc.tokens();
   const pos = tokens.out(its.pos) as string[];

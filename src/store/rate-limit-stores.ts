@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { RateLimitSettings } from '../config.ts';
@@ -13,12 +13,7 @@ const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as new (
   exponentialBackoff: boolean,
   cache?: number,
 ) => RateLimitStore;
-const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as new (
-  continueExceeding: boolean,
-  exponentialBackoff: boolean,
-  redis: Redis,
-  key?: string,
-) => RateLimitStore;
+type RedisStoreClass = new (continueExceeding: boolean, exponentialBackoff: boolean, redis: Redis, key?: string) => RateLimitStore;
 
 /** Keys counted at once by the in-memory store (an LRU): beyond it the least recent key starts afresh. */
 const MEMORY_KEYS = 50_000;
@@ -132,9 +127,12 @@ export function openRateLimitStore(
 ): { store: RateLimitStore; close: () => Promise<void> } {
   if (settings.store === 'database') return { store: new DatabaseRateLimitStore(repo), close: async () => {} };
   if (settings.store === 'redis' && settings.redisUrl) {
+    // ioredis is loaded only here, when Redis is configured (both are CommonJS: required on demand).
+    const { Redis: RedisClient } = require('ioredis') as typeof import('ioredis');
+    const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as RedisStoreClass;
     // No offline queue: while Redis is away a count fails at once (and the request passes uncounted)
     // instead of waiting for the reconnection.
-    const redis = new Redis(settings.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+    const redis = new RedisClient(settings.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
     let down = false;
     redis.on('error', (err: Error) => {
       if (!down) log.warn({ err: { message: err.message } }, 'redis (rate limits) unreachable');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, SqliteDialect } from '../../src/store/db/kysely.ts';
 import { z } from 'zod';
 import { CreateMindResponse, ErrorBody, Mind } from '../../src/http/schemas.ts';
 import { MindEnvelope, MindsList, PutMindResponse, SearchResult, TagDeleted, TagEnvelope, TagList } from '../../src/http/schemas/minds.ts';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from '../../src/store/db/kysely.ts';
 import pg from 'pg';
 import { migrationProvider } from '../../src/store/db/migrations/index.ts';
 import { blobOf, failure, waitFor } from '../../testkit/sdk.ts';

@@ -1,10 +1,9 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { AuthContext } from '../../domain/accounts.ts';
 import { DomainError, tooLarge } from '../../kernel/errors.ts';
 import { ApiFailure, translatingErrors } from '../../mcp/results.ts';
 import type { SimulateToolRequest } from '../../mcp/simulation-tools.ts';
-import { createMcpServer, type MindsimBackend, type UploadRequest } from '../../mcp/tools.ts';
+import type { MindsimBackend, UploadRequest } from '../../mcp/tools.ts';
 import { authOf } from '../plugins/auth.ts';
 import { RATE_LIMIT_HEADERS } from '../plugins/rate-limit.ts';
 import { apiPipeline } from '../plugins/api-pipeline.ts';
@@ -78,6 +77,11 @@ const asApiFailure = (requestId: string) => (err: unknown) => {
   return new ApiFailure(status, errorBody(status, err.code, err.message, err.details, requestId));
 };
 
+/** The MCP SDK and the tools, loaded with the first MCP request: a process nobody calls over MCP never loads them. */
+let mcpModules: Promise<[typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'), typeof import('../../mcp/tools.ts')]> | undefined;
+const loadMcp = () =>
+  (mcpModules ??= Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('../../mcp/tools.ts')]));
+
 /**
  * MCP Streamable HTTP transport at `/mcp`, stateless: each POST gets its own server and transport,
  * authenticated with the same Bearer API key as the public API, limited and metered per key like
@@ -93,6 +97,7 @@ export const mcpRoutes =
     const bodyLimit = Math.ceil((cfg.maxDirectFileBytes * 4) / 3) + 64 * 1024;
 
     app.post('/mcp', { bodyLimit, schema: { hide: true } }, async (req, reply) => {
+      const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await loadMcp();
       const backend = translatingErrors(new ServiceBackend(s, cfg, authOf(req)), asApiFailure(req.id));
       const server = createMcpServer(backend, 'http');
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

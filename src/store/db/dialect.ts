@@ -1,4 +1,5 @@
-import { PostgresAdapter, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { PostgresAdapter } from './kysely.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 

@@ -1,4 +1,5 @@
-import { Migrator, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { Migrator } from './kysely.ts';
 import { migrationProvider } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect } from './kysely.ts';
 import pg from 'pg';
 import { migrate } from './migrate.ts';
 import type { Database } from './schema.ts';

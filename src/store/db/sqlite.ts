@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect, type SqliteDatabase as SqliteDialectDatabase } from 'kysely';
+import type { SqliteDatabase as SqliteDialectDatabase } from 'kysely';
+import { Kysely, SqliteDialect } from './kysely.ts';
 import { LRUCache } from 'lru-cache';
 import { migrate } from './migrate.ts';
 import type { Database } from './schema.ts';

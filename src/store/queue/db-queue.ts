@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
+import { sql } from '../db/kysely.ts';
 import type { Runtime } from '../../kernel/runtime.ts';
 import { dialectOf } from '../db/dialect.ts';
 import type { Database, JobsTable } from '../db/schema.ts';

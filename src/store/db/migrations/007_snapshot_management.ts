@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { sql } from '../kysely.ts';
 
 /**
  * Snapshot management (issue 14): when the conversation happened (`mindset_date`) and when the

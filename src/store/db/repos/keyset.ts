@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql } from '../kysely.ts';
 import type { PageCursor } from '../../../kernel/pagination.ts';
 
 /** Rows strictly after the cursor in (created_at desc, id desc) order; column names are fixed by convention. */

@@ -1,4 +1,5 @@
-import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable, Updateable } from 'kysely';
+import { sql } from '../kysely.ts';
 import type { PageCursor } from '../../../kernel/pagination.ts';
 import type { Database, DigitalTwinsTable, MindsTable } from '../schema.ts';
 import { foldKey } from '../../../kernel/name-keys.ts';

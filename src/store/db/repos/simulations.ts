@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Selectable, type UpdateObject } from 'kysely';
+import type { Kysely, Selectable, UpdateObject } from 'kysely';
+import { sql } from '../kysely.ts';
 import {
   SIMULATION_TRANSITIONS,
   type MessageContent,

@@ -1,4 +1,5 @@
-import { sql, type CompiledQuery, type Kysely, type Selectable, type UpdateObject } from 'kysely';
+import type { CompiledQuery, Kysely, Selectable, UpdateObject } from 'kysely';
+import { sql } from '../kysely.ts';
 import type { PageCursor } from '../../../kernel/pagination.ts';
 import { TRANSITIONS, type NewSnapshot, type Snapshot, type SnapshotMove, type SnapshotOutcome } from '../../../domain/snapshot.ts';
 import type { Fidelity } from '../../../engines/fidelity-check.ts';

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { sql } from '../kysely.ts';
 import type { Database, UsageKeyDailyTable } from '../schema.ts';
 
 export interface UsageRow {
