@@ -10,6 +10,8 @@ export interface PdfRequest {
   data: Uint8Array;
   /** What is left of the file's budget (TextGate). */
   maxTokens: number;
+  /** Only load pdf.js and answer: the thread's start, which the time budget of a file does not count. */
+  warmUp?: boolean;
 }
 
 export type PdfReply =
@@ -18,7 +20,11 @@ export type PdfReply =
 
 void loadPdfjs().catch(() => undefined); // a failure shows, with its reason, when a PDF is read
 
-export default async function read({ data, maxTokens }: PdfRequest): Promise<PdfReply> {
+export default async function read({ data, maxTokens, warmUp }: PdfRequest): Promise<PdfReply> {
+  if (warmUp) {
+    await loadPdfjs();
+    return { ok: true, pages: [], tokens: 0, skippedRuns: 0, longestSkipped: 0 };
+  }
   const gate = new TextGate('pdf', maxTokens);
   try {
     const pages = await extractPdfLines(data, gate);

@@ -28,6 +28,8 @@ const tooBig = () =>
   new IngestError('file_too_complex', 'Reading the PDF needed more memory than an analysis may use; it may be damaged or built to overload readers.');
 
 let pdfThread: Piscina<PdfRequest, PdfReply> | undefined;
+/** Settles once the current PDF thread has started and loaded pdf.js; reset when that thread ends. */
+let pdfThreadReady: Promise<unknown> | undefined;
 
 /** The PDF thread of this thread: one file at a time, ended (and replaced) when a file runs past the budget. */
 function pdfPool(): Piscina<PdfRequest, PdfReply> {
@@ -39,15 +41,29 @@ function pdfPool(): Piscina<PdfRequest, PdfReply> {
     resourceLimits: { maxOldGenerationSizeMb: Math.max(128, Math.floor(v8.getHeapStatistics().heap_size_limit / 1024 / 1024 / 2)) },
   });
   pdfThread.on('error', () => undefined); // a thread that dies between files is replaced; the next read reports its own
+  pdfThread.on('workerDestroy', () => (pdfThreadReady = undefined));
   return pdfThread;
+}
+
+/**
+ * The PDF thread started with pdf.js loaded, so a file's budget counts its reading only: starting a
+ * thread and loading pdf.js takes seconds on a busy machine (more on Node 24 than 20), and a file
+ * past the budget ends its thread, so the next file would otherwise pay for a cold one. A failure to
+ * start is left for the read itself to report.
+ */
+function warmPdfThread(): Promise<unknown> {
+  const pool = pdfPool();
+  pdfThreadReady ??= pool.run({ data: new Uint8Array(0), maxTokens: 0, warmUp: true }).catch(() => undefined);
+  return pdfThreadReady;
 }
 
 /** Starts the PDF thread (and pdf.js in it) ahead of the first PDF; analysis threads call it when they start. */
 export function startPdfThread(): void {
-  pdfPool();
+  void warmPdfThread();
 }
 
 async function readInThread(request: PdfRequest): Promise<PdfReply> {
+  await warmPdfThread();
   try {
     return await pdfPool().run(request, { signal: AbortSignal.timeout(PDF_TIME_BUDGET_MS), transferList: [request.data.buffer as ArrayBuffer] });
   } catch (err) {
