@@ -1,7 +1,8 @@
 # The service image: one image for API nodes (`npm start`, RUN_WORKER=false) and workers (`npm run worker`).
-# Not built in CI (no Docker engine there); see README "Running at scale".
-FROM node:20-bookworm-slim AS deps
-# better-sqlite3 falls back to a source build when no prebuilt binary matches.
+# Not built in CI (no Docker engine there); see README "Running at scale". Node.js 24, the supported runtime.
+FROM node:24-bookworm-slim AS deps
+# npm runs node-gyp for better-sqlite3: a no-op when the Node-API binary inside its package fits the
+# platform (linux x64/arm64, glibc or musl), a source build otherwise; either way it needs these.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
@@ -9,7 +10,7 @@ COPY package.json package-lock.json ./
 COPY packages ./packages
 RUN npm ci --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { LogFormat } from './logging.ts';
 import { loadStoreConfig, type StoreConfig } from './store/config.ts';
 
 const bool = z
@@ -14,6 +15,7 @@ const ConfigSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   RUN_WORKER: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(900),
   MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
   MAX_DIRECT_FILE_BYTES: z.coerce.number().int().min(1).default(4 * 1024 * 1024),
@@ -59,6 +61,8 @@ export interface Config {
   dataDir: string;
   runWorker: boolean;
   logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
+  /** JSON or pretty log lines; unset, it follows stdout (pretty on a terminal, see logging.ts). */
+  logFormat: LogFormat | undefined;
   signedUrlTtlSeconds: number;
   maxUploadBytes: number;
   maxDirectFileBytes: number;
@@ -149,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(c.DATA_DIR),
     runWorker: c.RUN_WORKER,
     logLevel: c.LOG_LEVEL,
+    logFormat: c.LOG_FORMAT,
     signedUrlTtlSeconds: c.SIGNED_URL_TTL_SECONDS,
     maxUploadBytes: c.MAX_UPLOAD_BYTES,
     maxDirectFileBytes: c.MAX_DIRECT_FILE_BYTES,

@@ -1,13 +1,18 @@
+import pino from 'pino';
 import { buildApp, httpSettings } from './http/app.ts';
 import { compose } from './composition.ts';
 import { webPages } from './web/plugin.ts';
 import { loadConfig } from './config.ts';
+import { logDestination, logFormat } from './logging.ts';
 
 /** Composition root entry: the API (with an in-process worker by default), or `--worker-only`. */
 async function main(): Promise<void> {
   const workerOnly = process.argv.includes('--worker-only');
   const config = loadConfig();
-  const ctx = await compose(config);
+  // One destination for the service's own lines and Fastify's request lines.
+  const logStream = await logDestination(logFormat(config.logFormat));
+  const log = logStream ? pino({ level: config.logLevel }, logStream) : pino({ level: config.logLevel });
+  const ctx = await compose(config, undefined, log);
   const worker = workerOnly || config.runWorker ? ctx.createWorker() : null;
   let ready = false;
 
@@ -15,7 +20,7 @@ async function main(): Promise<void> {
     ? null
     : await buildApp(
         ctx.services,
-        httpSettings(config, { isReady: () => ready }),
+        httpSettings(config, { isReady: () => ready, ...(logStream ? { logStream } : {}) }),
         webPages(ctx.services, ctx.web),
       );
 
@@ -33,10 +38,6 @@ async function main(): Promise<void> {
     }
     await app.listen({ port: config.port, host: config.host });
   }
-  worker?.start();
-  ready = true;
-  ctx.log.info({ api: Boolean(app), worker: Boolean(worker), dataDir: config.dataDir }, 'mind simulation service started');
-
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -48,8 +49,13 @@ async function main(): Promise<void> {
     await ctx.close();
     process.exit(0);
   };
+  // Before the line that says it started: a signal sent on seeing it drains instead of killing.
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+
+  worker?.start();
+  ready = true;
+  ctx.log.info({ api: Boolean(app), worker: Boolean(worker), dataDir: config.dataDir }, 'mind simulation service started');
 }
 
 main().catch((err: unknown) => {

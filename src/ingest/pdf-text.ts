@@ -19,9 +19,17 @@ let pdfjs: Promise<Pdfjs> | undefined;
 /**
  * pdf.js is loaded on first use (it costs ~100 ms and more on a cold disk), so processes that never
  * read a PDF never pay for it; the PDF thread calls this when it starts, ahead of its first file.
+ * Its worker half (which runs in this same thread) is loaded with it and handed over as
+ * `globalThis.pdfjsWorker`, where pdf.js looks first: otherwise the first document imports it, twice
+ * the size of pdf.mjs, inside that file's time budget.
  */
 export function loadPdfjs(): Promise<Pdfjs> {
-  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  pdfjs ??= Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import('pdfjs-dist/legacy/build/pdf.worker.mjs')]).then(
+    ([lib, worker]) => {
+      (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+      return lib;
+    },
+  );
   return pdfjs;
 }
 
