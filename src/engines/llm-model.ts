@@ -57,19 +57,24 @@ export class LlmClient {
     return `${this.settings.provider}:${this.settings.model}`;
   }
 
+  /** The settings of one structured request: deterministic, bounded retries, one time limit for all of it. */
+  private request<T>(schema: z.ZodType<T>, system: string, prompt: string, name: string) {
+    return {
+      model: this.model,
+      schema,
+      schemaName: name,
+      system,
+      prompt,
+      temperature: 0,
+      maxRetries: this.settings.maxRetries,
+      abortSignal: AbortSignal.timeout(this.settings.timeoutMs),
+    };
+  }
+
   /** One structured answer validated by `schema`; throws the mapped API error on failure. */
   async object<T>(schema: z.ZodType<T>, system: string, prompt: string, name: string): Promise<T> {
     try {
-      const { object } = await generateObject({
-        model: this.model,
-        schema,
-        schemaName: name,
-        system,
-        prompt,
-        temperature: 0,
-        maxRetries: this.settings.maxRetries,
-        abortSignal: AbortSignal.timeout(this.settings.timeoutMs),
-      });
+      const { object } = await generateObject(this.request(schema, system, prompt, name));
       return object;
     } catch (err) {
       throw mapLlmFailure(err);
@@ -84,14 +89,7 @@ export class LlmClient {
   async streamedObject<T>(schema: z.ZodType<T>, system: string, prompt: string, name: string, onPartial: (partial: DeepPartial<T>) => void): Promise<T> {
     try {
       const result = streamObject({
-        model: this.model,
-        schema,
-        schemaName: name,
-        system,
-        prompt,
-        temperature: 0,
-        maxRetries: this.settings.maxRetries,
-        abortSignal: AbortSignal.timeout(this.settings.timeoutMs),
+        ...this.request(schema, system, prompt, name),
         onError: () => {}, // the failure is the `object` promise's, mapped below
       });
       for await (const partial of result.partialObjectStream) onPartial(partial as DeepPartial<T>);
