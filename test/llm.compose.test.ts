@@ -100,7 +100,7 @@ after(async () => {
 });
 
 describe('the service with the env file, against an OpenAI-protocol stand-in for Ollama', () => {
-  it('mind-reasoner-pro is available, reflections and simulations go to the model by its Ollama name', async () => {
+  it('mind-reasoner-pro is available, reflections, psychometric estimates and simulations go to the model by its Ollama name', async () => {
     const sdk = srv.sdk();
     assert.equal((await sdk.models.list()).find((m) => m.id === 'mind-reasoner-pro')?.available, true);
     const { mind } = await sdk.minds.create('Sam Okafor');
@@ -111,7 +111,7 @@ describe('the service with the env file, against an OpenAI-protocol stand-in for
     assert.equal(sim.analysis.saying, ANSWER.saying);
     assert.deepEqual(
       requests.map((r) => r.body.response_format?.json_schema?.name),
-      ['reflections', 'simulation'],
+      ['reflections', 'psychometrics', 'simulation'],
     );
     for (const r of requests) {
       assert.equal(r.body.model, envFile.LLM_MODEL, 'the Ollama tag is sent as the model id, unchanged');
