@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { DomainError } from '../kernel/errors.ts';
+import { INTERNAL_ERROR_MESSAGE } from '../kernel/error-body.ts';
 import { STATUS, errorBody } from './plugins/errors.ts';
 
 /**
@@ -34,7 +35,7 @@ export class EventStream {
     const status = known ? STATUS[err.kind] : 500;
     const body = known
       ? errorBody(status, err.code, err.message, err.details, reply.request.id)
-      : errorBody(500, 'internal_error', 'Something went wrong on our side. The request id identifies it in the logs.', undefined, reply.request.id);
+      : errorBody(500, 'internal_error', INTERNAL_ERROR_MESSAGE, undefined, reply.request.id);
     this.send('error', { ...body, status });
     this.end();
   }

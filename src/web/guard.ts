@@ -1,7 +1,7 @@
-import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import type { AuthContext } from '../domain/accounts.ts';
+import { errorBody } from '../kernel/error-body.ts';
 import { DomainError } from '../kernel/errors.ts';
 import type { Account } from '../domain/logins.ts';
 import { fieldProblems, STATUS } from '../http/plugins/errors.ts';
@@ -37,7 +37,7 @@ export class LoginRequired extends Error {}
 const wantsJson = (req: FastifyRequest) => (req.headers.accept ?? '').includes('application/json');
 
 function sendError(req: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string) {
-  if (wantsJson(req)) return reply.code(status).send({ error: STATUS_CODES[status] ?? 'Error', message, code: code.toUpperCase(), requestId: req.id });
+  if (wantsJson(req)) return reply.code(status).send(errorBody(status, code, message, undefined, req.id));
   if (isHtmx(req)) return render(req, reply, 'partials/error', { message }, status);
   return render(req, reply, 'error', { title: 'Something went wrong', status, message }, status);
 }

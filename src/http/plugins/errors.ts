@@ -2,7 +2,10 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { INTERNAL_ERROR_MESSAGE, errorBody } from '../../kernel/error-body.ts';
 import { DomainError, type ErrorKind } from '../../kernel/errors.ts';
+
+export { errorBody };
 
 export const STATUS: Record<ErrorKind, number> = {
   invalid: 400,
@@ -35,23 +38,6 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message?: st
     message: 'The request must be multipart/form-data.',
   },
 };
-
-/**
- * The error body of the API, flat as the hosted service documents it: `error` is the HTTP status
- * text, `code` the machine code in upper snake case (every 401 is `AUTH_FAILED`, its finer reason
- * in `details.reason`), `requestId` the request's id (also in `X-Request-Id`).
- */
-export function errorBody(status: number, code: string, message: string, details?: Record<string, unknown>, requestId?: string) {
-  const unauthorized = status === 401;
-  const detail = unauthorized ? { reason: code, ...details } : details;
-  return {
-    error: STATUS_CODES[status] ?? 'Error',
-    message,
-    code: unauthorized ? 'AUTH_FAILED' : code.toUpperCase(),
-    ...(detail ? { details: detail } : {}),
-    ...(requestId ? { requestId } : {}),
-  };
-}
 
 /** Sends the error body with the request's id. */
 export const sendError = (reply: FastifyReply, status: number, code: string, message: string, details?: Record<string, unknown>) =>
@@ -98,7 +84,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return sendError(reply, status, err.code ? snake(err.code) : 'bad_request', err.message);
     }
     req.log.error({ err }, 'unhandled error');
-    return sendError(reply, 500, 'internal_error', 'Something went wrong on our side. The request id identifies it in the logs.');
+    return sendError(reply, 500, 'internal_error', INTERNAL_ERROR_MESSAGE);
   });
 
   app.setNotFoundHandler((req, reply) => {
