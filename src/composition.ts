@@ -15,6 +15,9 @@ import { SnapshotDetailsService } from './domain/snapshot-details.ts';
 import { PROCESS_SNAPSHOT, SnapshotService } from './domain/snapshots.ts';
 import { RUN_SIMULATION, SimulationService } from './domain/simulation.ts';
 import { SimulationHistory } from './domain/simulations.ts';
+import { PanelService } from './domain/panels.ts';
+import { PanelRunner } from './domain/panel-runner.ts';
+import { RUN_PANEL_UNIT } from './domain/panel.ts';
 import { TagService } from './domain/tags.ts';
 import { UploadService } from './domain/uploads.ts';
 import { UsageService } from './domain/usage.ts';
@@ -31,6 +34,7 @@ import { DatabaseSessionStore } from './store/session-store.ts';
 import { AnalysisPool } from './jobs/analysis-pool.ts';
 import { ProcessSnapshotJob } from './jobs/process-snapshot.ts';
 import { RunSimulationJob } from './jobs/run-simulation.ts';
+import { RunPanelUnitJob } from './jobs/run-panel-unit.ts';
 import { Worker } from './jobs/worker.ts';
 import type { BlobStore } from './store/blobs/blob-store.ts';
 import { openStorage } from './store/open.ts';
@@ -101,6 +105,7 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
     psychometrics: new PsychometricsService(store, minds, snapshots),
     simulation: new SimulationService(store, minds, engines, config.strictModels, memories, rt),
     simulations: new SimulationHistory(store, minds),
+    panels: new PanelService(store, engines, { maxAnswers: config.panelMaxAnswers, strictModels: config.strictModels }, rt),
     profiles,
     webhooks: new WebhookService(store, rt, `${config.publicUrl}/webhook`),
     rateLimits,
@@ -121,6 +126,7 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
       {
         [PROCESS_SNAPSHOT]: new ProcessSnapshotJob(store, blobs, rt, log, (task) => pool.analyse(task), llm ? reflector(llm) : null, llm ? psychometricEstimator(llm) : null),
         [RUN_SIMULATION]: new RunSimulationJob(services.simulation),
+        [RUN_PANEL_UNIT]: new RunPanelUnitJob(new PanelRunner(store, engines, memories, rt)),
       },
       {
         id: `${os.hostname()}:${process.pid}:${rt.newId().slice(0, 8)}`,
@@ -130,9 +136,10 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
       },
       log.child({ component: 'worker' }),
     );
-    // A snapshot or background simulation created by this process is taken at once, not at the next poll.
+    // A snapshot, background simulation or panel created by this process is taken at once, not at the next poll.
     services.snapshots.onEnqueued(() => worker.poke());
     services.simulation.onEnqueued(() => worker.poke());
+    services.panels.onEnqueued(() => worker.poke());
     return worker;
   };
 

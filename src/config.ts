@@ -52,6 +52,7 @@ const ConfigSchema = z.object({
     .optional(),
   USAGE_FLUSH_MS: z.coerce.number().int().min(10).default(5000),
   RETRIEVAL_MODE: z.enum(['hybrid', 'lexical']).default('hybrid'),
+  PANEL_MAX_ANSWERS: z.coerce.number().int().min(1).default(20_000),
 });
 
 export interface Config {
@@ -89,6 +90,8 @@ export interface Config {
   /** A dashboard session ends this long after log-in. */
   sessionTtlSeconds: number;
   strictModels: boolean;
+  /** The most answers (minds × questions) one panel may ask for (413 beyond). */
+  panelMaxAnswers: number;
   /** How long a verified API key is trusted without a database lookup (0 = never cached). */
   apiKeyCacheMs: number;
   /** How long a completed or failed snapshot status is answered from memory (0 = never cached). */
@@ -170,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
     loginRateLimit: c.LOGIN_RATE_LIMIT,
     strictModels: c.STRICT_MODELS,
+    panelMaxAnswers: c.PANEL_MAX_ANSWERS,
     apiKeyCacheMs: c.API_KEY_CACHE_MS,
     statusCacheMs: c.STATUS_CACHE_MS,
     store,

@@ -21,6 +21,7 @@ suites(import.meta.url, [
   'api.tags',
   'api.simulations',
   'api.simulations-llm',
+  'api.panels',
   'web.simulations',
   'api.snapshot-management',
   'api.psychometrics',

@@ -167,7 +167,12 @@ export class MindService {
    * after the rows were read (an upload that finished meanwhile).
    */
   private async erase(accountId: string, mindId: string): Promise<{ snapshotIds: readonly string[] }> {
-    const { snapshotIds } = await this.store.transaction(({ repos }) => repos.minds.delete(accountId, mindId));
+    const at = iso(this.rt.now());
+    const { snapshotIds } = await this.store.transaction(async ({ repos }) => {
+      // Its answers in panels go with it (a running panel left with nothing to do is settled).
+      await repos.panels.deleteOfMind(mindId, at);
+      return repos.minds.delete(accountId, mindId);
+    });
     for (const fn of this.deletedListeners) fn({ mindId, snapshotIds });
     await Promise.all([this.blobs.deletePrefix(artifactBlobKey(mindId)), this.blobs.deletePrefix(artifactUploadKey(mindId))]);
     return { snapshotIds };

@@ -1,5 +1,4 @@
 import type { EngineRegistry, ModelInfo, ResolvedModel } from '../engines/registry.ts';
-import { MODEL_NAMES } from '../engines/registry.ts';
 import type { ConversationTurn, EvidenceItem, PartListener, SimulationAnalysis, SimulationResult } from '../engines/types.ts';
 import type { MindRow } from '../store/db/repos/minds.ts';
 import type { Store } from '../store/store.ts';
@@ -9,6 +8,7 @@ import { iso, type Runtime } from '../kernel/runtime.ts';
 import { isBusy, recentHistory, titleOf, type NewMessage, type SimulationRecord } from './conversation.ts';
 import type { MindService } from './minds.ts';
 import type { MindMemories } from './mind-memory.ts';
+import { resolveModel } from './models.ts';
 import { snapshotNotReady } from './snapshots.ts';
 
 /** The job that answers a background turn (runInBackground). */
@@ -258,17 +258,7 @@ export class SimulationService {
   }
 
   private resolve(name: string | undefined): ResolvedModel {
-    const resolved = this.engines.resolve(name);
-    if (!resolved) {
-      throw invalid('unknown_model', `Unknown simulation model "${name}".`, { field: 'selectedSimulationModel', allowed: [...MODEL_NAMES] });
-    }
-    if (this.strictModels && name && resolved.model !== name) {
-      throw invalid('model_unavailable', `The model "${name}" is not configured on this server.`, {
-        field: 'selectedSimulationModel',
-        available: this.engines.list().filter((m) => m.available).map((m) => m.id),
-      });
-    }
-    return resolved;
+    return resolveModel(this.engines, this.strictModels, name);
   }
 
   private async completedSnapshots(mindId: string, twinId?: string): Promise<string[]> {

@@ -15,6 +15,7 @@ import { responseSerializerCompiler } from './serializer.ts';
 import { digitalTwinRoutes } from './routes/digital-twins.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { mindRoutes } from './routes/minds.ts';
+import { panelRoutes } from './routes/panels.ts';
 import { profileRoutes } from './routes/profile.ts';
 import { psychometricsRoutes } from './routes/psychometrics.ts';
 import { simulateRoutes } from './routes/simulate.ts';
@@ -155,6 +156,7 @@ const apiScope =
     await api.register(snapshotRoutes(s, cfg));
     await api.register(simulateRoutes(s));
     await api.register(simulationRoutes(s));
+    await api.register(panelRoutes(s));
     await api.register(profileRoutes(s));
     await api.register(digitalTwinRoutes(s));
     await api.register(psychometricsRoutes(s));

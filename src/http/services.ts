@@ -2,6 +2,7 @@ import type { AccountService } from '../domain/accounts.ts';
 import type { DigitalTwinService } from '../domain/digital-twins.ts';
 import type { LoginService } from '../domain/logins.ts';
 import type { MindService } from '../domain/minds.ts';
+import type { PanelService } from '../domain/panels.ts';
 import type { ProfileService } from '../domain/profile.ts';
 import type { PsychometricsService } from '../domain/psychometrics.ts';
 import type { RateLimits } from '../domain/rate-limits.ts';
@@ -32,6 +33,8 @@ export interface Services {
   simulation: SimulationService;
   /** The stored conversations (`/simulations`). */
   simulations: SimulationHistory;
+  /** Questionnaires put to many minds (`/panels`). */
+  panels: PanelService;
   profiles: ProfileService;
   webhooks: WebhookService;
   /** Per-key request limits of the public API, and a key's running window. */

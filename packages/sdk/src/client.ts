@@ -1,6 +1,7 @@
 import { WaitTimeoutError } from './errors.ts';
 import { Paginated } from './pagination.ts';
 import { API_PREFIX, Transport, sleep, type ClientOptions } from './transport.ts';
+import { Panels } from './panels.ts';
 import { Simulations, simulationEvents, type SimulationEvent } from './simulations.ts';
 import type {
   CreatedMind,
@@ -282,6 +283,13 @@ export class MindsimClient {
   }
 
   private simulationsResource: Simulations | undefined;
+
+  /** Panels: many minds, many typed questions; `create`, `wait`, `get` (results), `answers`/`answersCsv`, `cancel`, `delete`. */
+  get panels(): Panels {
+    return (this.panelsResource ??= new Panels(this.transport));
+  }
+
+  private panelsResource: Panels | undefined;
 
   /**
    * How the person behind the mind would think, feel, say and act. Needs a completed snapshot (else

@@ -2082,6 +2082,507 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/v1/panels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the account's panels, newest first, with their progress */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first, without results */
+                            panels: components["schemas"]["Panel"][];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Ask many minds many typed questions (a panel): queued at once, answered by workers
+         * @description Choose the minds by `mindIds`, `tags` or both. Each question is open, single, multiple, likert or number. Minds without a completed snapshot are left out (`skippedMinds`); 409 when none is left, 413 when minds × questions exceeds PANEL_MAX_ANSWERS. A mind whose words do not bear on a question answers `no_evidence`, counted apart in the results, never a guess. Follow progress with GET /panels/{panelId}.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Default: "N questions to M minds" */
+                        name?: string;
+                        /** @description These minds of the account */
+                        mindIds?: string[];
+                        /** @description Every mind of the account carrying one of these tags (case-insensitive); the results are also given per tag */
+                        tags?: string[];
+                        questions: {
+                            /** @description Your id for the question (default q1, q2, …), unique in the panel */
+                            id?: string;
+                            text: string;
+                            /**
+                             * @description open: an answer in words; single: one option; multiple: some options; likert: a point of the scale; number: a number
+                             * @enum {string}
+                             */
+                            type: "open" | "single" | "multiple" | "likert" | "number";
+                            /** @description single and multiple only: at least two distinct options */
+                            options?: string[];
+                            /** @description likert: the scale (default 1–5, at most 11 points); number: optional bounds */
+                            scale?: {
+                                /** @description likert: the lowest point (an integer); number: the smallest allowed value */
+                                min: number;
+                                /** @description likert: the highest point (an integer); number: the largest allowed value */
+                                max: number;
+                                /** @description likert only: one label per point, lowest first */
+                                labels?: string[];
+                            };
+                        }[];
+                        /** @description mind-reasoner-standard (offline, from the person's own words) or mind-reasoner-pro (an LLM, when configured) */
+                        selectedSimulationModel?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            panel: components["schemas"]["Panel"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/panels/{panelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A panel: its status, progress, and results per question (and per tag when chosen by tags) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    panelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            panel: components["schemas"]["Panel"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a panel with its answers (a running one stops) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    panelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            message: "Panel deleted successfully";
+                            /** Format: uuid */
+                            panelId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/panels/{panelId}/answers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A panel's answers, one per mind and question, with the saying, confidence and evidence (JSON paged, or CSV)
+         * @description `format=csv` answers text/csv with every matching answer and the columns mind_id, mind_name, question_id, question, type, status, choices, value, confidence, saying, evidence.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description csv: every matching answer (no paging) as text/csv */
+                    format?: "json" | "csv";
+                    limit?: number;
+                    offset?: number;
+                    questionId?: string;
+                    mindId?: string;
+                    status?: "answered" | "no_evidence";
+                    /** @description Answers that chose this option */
+                    option?: string;
+                    /** @description Answers with this value (a likert point, a number) */
+                    value?: number;
+                };
+                header?: never;
+                path: {
+                    panelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description By question, then mind */
+                            answers: components["schemas"]["PanelAnswer"][];
+                            /** @description How many answers match in all */
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/panels/{panelId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a queued or running panel: no more minds start; the answers stored so far are kept */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    panelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            panel: components["schemas"]["Panel"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/v1/minds/{mindId}/profile": {
         parameters: {
             query?: never;
@@ -3261,6 +3762,133 @@ export interface components {
         MindListInput: {
             minds: components["schemas"]["MindInput"][];
         };
+        PanelQuestionInput: {
+            id: string;
+            text: string;
+            /** @enum {string} */
+            type: "open" | "single" | "multiple" | "likert" | "number";
+            options?: string[];
+            scale?: {
+                min: number;
+                max: number;
+                labels?: string[];
+            };
+        };
+        PanelQuestionResultInput: {
+            questionId: string;
+            text: string;
+            /** @enum {string} */
+            type: "open" | "single" | "multiple" | "likert" | "number";
+            options?: string[];
+            scale?: {
+                min: number;
+                max: number;
+                labels?: string[];
+            };
+            /** @description Answers stored so far: answered + noEvidence */
+            responses: number;
+            answered: number;
+            /** @description Minds whose words do not bear on the question: counted, never guessed */
+            noEvidence: number;
+            /** @description single, multiple and likert; null for open and number */
+            distribution: {
+                /** @description The option, or the likert point (its label when the scale has labels) */
+                option: string;
+                /** @description likert: the point */
+                value?: number;
+                count: number;
+                /** @description count / answered (multiple choice: the shares may add up to more than 1) */
+                share: number;
+                /** @description The confidence of the answers choosing it over the confidence of every answered one */
+                weightedShare: number;
+            }[] | null;
+            mean: number | null;
+            median: number | null;
+            min: number | null;
+            max: number | null;
+        };
+        PanelInput: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+            /** @description The model that answers */
+            model: string;
+            selection: {
+                mindIds?: string[];
+                tags?: string[];
+            };
+            questions: components["schemas"]["PanelQuestionInput"][];
+            /** @description Answers expected: minds × questions */
+            total: number;
+            /** @description Answers stored so far */
+            done: number;
+            /** @description Minds answering */
+            minds: number;
+            mindsDone: number;
+            /** @description Minds that could not be answered after every retry (the panel then ends failed) */
+            mindsFailed: number;
+            /** @description Selected minds left out: nothing to answer from yet */
+            skippedMinds: {
+                /** Format: uuid */
+                mindId: string;
+                name: string;
+                /** @constant */
+                reason: "no_completed_snapshot";
+            }[];
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            updatedAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            /** @description GET /panels/{panelId} only: per question, over the answers stored so far */
+            results?: components["schemas"]["PanelQuestionResultInput"][];
+            /** @description When the panel was chosen by tags: the results over the minds carrying each tag */
+            segments?: {
+                tag: string;
+                minds: number;
+                questions: components["schemas"]["PanelQuestionResultInput"][];
+            }[];
+        };
+        PanelAnswerInput: {
+            /** Format: uuid */
+            mindId: string;
+            mindName: string;
+            questionId: string;
+            question: string;
+            /** @enum {string} */
+            type: "open" | "single" | "multiple" | "likert" | "number";
+            /**
+             * @description no_evidence: nothing the person said bears on the question
+             * @enum {string}
+             */
+            status: "answered" | "no_evidence";
+            /** @description single: one option; multiple: one or more; empty otherwise */
+            choices: string[];
+            /** @description likert: the point; number: the number */
+            value: number | null;
+            /** @description What the person would say (offline: their own words) */
+            saying: string;
+            confidence: number;
+            evidence: {
+                text: string;
+                speaker: string | null;
+                /** Format: uuid */
+                snapshotId: string;
+                start?: number;
+                end?: number;
+                page?: number;
+                score: number;
+            }[];
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
+        };
         QueuedSimulationInput: {
             /** Format: uuid */
             simulationId: string;
@@ -3753,6 +4381,133 @@ export interface components {
         };
         MindList: {
             minds: components["schemas"]["Mind"][];
+        };
+        PanelQuestion: {
+            id: string;
+            text: string;
+            /** @enum {string} */
+            type: "open" | "single" | "multiple" | "likert" | "number";
+            options?: string[];
+            scale?: {
+                min: number;
+                max: number;
+                labels?: string[];
+            };
+        };
+        PanelQuestionResult: {
+            questionId: string;
+            text: string;
+            /** @enum {string} */
+            type: "open" | "single" | "multiple" | "likert" | "number";
+            options?: string[];
+            scale?: {
+                min: number;
+                max: number;
+                labels?: string[];
+            };
+            /** @description Answers stored so far: answered + noEvidence */
+            responses: number;
+            answered: number;
+            /** @description Minds whose words do not bear on the question: counted, never guessed */
+            noEvidence: number;
+            /** @description single, multiple and likert; null for open and number */
+            distribution: {
+                /** @description The option, or the likert point (its label when the scale has labels) */
+                option: string;
+                /** @description likert: the point */
+                value?: number;
+                count: number;
+                /** @description count / answered (multiple choice: the shares may add up to more than 1) */
+                share: number;
+                /** @description The confidence of the answers choosing it over the confidence of every answered one */
+                weightedShare: number;
+            }[] | null;
+            mean: number | null;
+            median: number | null;
+            min: number | null;
+            max: number | null;
+        };
+        Panel: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+            /** @description The model that answers */
+            model: string;
+            selection: {
+                mindIds?: string[];
+                tags?: string[];
+            };
+            questions: components["schemas"]["PanelQuestion"][];
+            /** @description Answers expected: minds × questions */
+            total: number;
+            /** @description Answers stored so far */
+            done: number;
+            /** @description Minds answering */
+            minds: number;
+            mindsDone: number;
+            /** @description Minds that could not be answered after every retry (the panel then ends failed) */
+            mindsFailed: number;
+            /** @description Selected minds left out: nothing to answer from yet */
+            skippedMinds: {
+                /** Format: uuid */
+                mindId: string;
+                name: string;
+                /** @constant */
+                reason: "no_completed_snapshot";
+            }[];
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            updatedAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            /** @description GET /panels/{panelId} only: per question, over the answers stored so far */
+            results?: components["schemas"]["PanelQuestionResult"][];
+            /** @description When the panel was chosen by tags: the results over the minds carrying each tag */
+            segments?: {
+                tag: string;
+                minds: number;
+                questions: components["schemas"]["PanelQuestionResult"][];
+            }[];
+        };
+        PanelAnswer: {
+            /** Format: uuid */
+            mindId: string;
+            mindName: string;
+            questionId: string;
+            question: string;
+            /** @enum {string} */
+            type: "open" | "single" | "multiple" | "likert" | "number";
+            /**
+             * @description no_evidence: nothing the person said bears on the question
+             * @enum {string}
+             */
+            status: "answered" | "no_evidence";
+            /** @description single: one option; multiple: one or more; empty otherwise */
+            choices: string[];
+            /** @description likert: the point; number: the number */
+            value: number | null;
+            /** @description What the person would say (offline: their own words) */
+            saying: string;
+            confidence: number;
+            evidence: {
+                text: string;
+                speaker: string | null;
+                /** Format: uuid */
+                snapshotId: string;
+                start?: number;
+                end?: number;
+                page?: number;
+                score: number;
+            }[];
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
         };
         QueuedSimulation: {
             /** Format: uuid */

@@ -63,3 +63,13 @@ export type WebhookEvent = components['schemas']['WebhookEvent'];
 export type ErrorBody = components['schemas']['Error'];
 export type Usage = components['schemas']['Usage'];
 export type UsageQuery = NonNullable<paths['/api/public/v1/usage']['get']['parameters']['query']>;
+/** A panel: a questionnaire put to many minds, its progress and (GET /panels/{panelId}) its results. */
+export type Panel = components['schemas']['Panel'];
+export type PanelQuestion = components['schemas']['PanelQuestion'];
+export type PanelQuestionResult = components['schemas']['PanelQuestionResult'];
+export type PanelAnswer = components['schemas']['PanelAnswer'];
+export type CreatePanelRequest = JsonBody<'/api/public/v1/panels', 'post'>;
+export type PanelList = Ok<'/api/public/v1/panels', 'get'>;
+export type PanelAnswerList = Ok<'/api/public/v1/panels/{panelId}/answers', 'get'>;
+export type PanelAnswersQuery = NonNullable<paths['/api/public/v1/panels/{panelId}/answers']['get']['parameters']['query']>;
+export type PanelDeleted = Ok<'/api/public/v1/panels/{panelId}', 'delete'>;

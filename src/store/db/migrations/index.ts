@@ -8,6 +8,7 @@ import * as m006 from './006_mind_tags.ts';
 import * as m007 from './007_snapshot_management.ts';
 import * as m008 from './008_simulations.ts';
 import * as m009 from './009_usage_keys.ts';
+import * as m010 from './010_panels.ts';
 
 /** Migrations are versioned in the repo and applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '007_snapshot_management': m007,
   '008_simulations': m008,
   '009_usage_keys': m009,
+  '010_panels': m010,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -5,6 +5,7 @@ import { ArtifactsRepo } from './artifacts.ts';
 import { MindDetailsRepo } from './mind-details.ts';
 import { DigitalTwinsRepo } from './digital-twins.ts';
 import { MindsRepo } from './minds.ts';
+import { PanelsRepo } from './panels.ts';
 import { ProfilesRepo } from './profiles.ts';
 import { PsychometricsRepo } from './psychometrics.ts';
 import { SessionsRepo } from './sessions.ts';
@@ -35,6 +36,7 @@ export interface Repos {
   rateLimitWindows: RateLimitWindowsRepo;
   sessions: SessionsRepo;
   simulations: SimulationsRepo;
+  panels: PanelsRepo;
 }
 
 export function makeRepos(db: Kysely<Database>): Repos {
@@ -56,5 +58,6 @@ export function makeRepos(db: Kysely<Database>): Repos {
     rateLimitWindows: new RateLimitWindowsRepo(db),
     sessions: new SessionsRepo(db),
     simulations: new SimulationsRepo(db),
+    panels: new PanelsRepo(db),
   };
 }

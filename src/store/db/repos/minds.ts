@@ -111,6 +111,25 @@ export class MindsRepo {
     await this.db.updateTable('minds').set({ updated_at: at }).where('id', '=', id).where('account_id', '=', accountId).execute();
   }
 
+  /** The account's minds among these ids (unknown or another account's ids are simply absent). */
+  withIds(accountId: string, ids: readonly string[]): Promise<MindRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('minds').selectAll().where('account_id', '=', accountId).where('id', 'in', [...ids]).execute();
+  }
+
+  /** Every mind of the account carrying at least one of these tags, oldest first. */
+  allTagged(accountId: string, tagIds: readonly string[]): Promise<MindRow[]> {
+    if (tagIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('minds')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where(taggedWithAny(tagIds))
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
   /** The mind whatever its account (operator commands only: the API always scopes by account). */
   anyAccount(id: string): Promise<MindRow | undefined> {
     return this.db.selectFrom('minds').selectAll().where('id', '=', id).executeTakeFirst();

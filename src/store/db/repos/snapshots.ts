@@ -119,6 +119,23 @@ export class SnapshotsRepo {
     return q.orderBy('created_at').orderBy('id').execute();
   }
 
+  /** Which of these minds have a completed snapshot linked to a twin (a memory to answer from). */
+  async mindsWithCompleted(mindIds: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < mindIds.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('snapshots')
+        .select('mind_id')
+        .distinct()
+        .where('mind_id', 'in', mindIds.slice(i, i + 500))
+        .where('status', '=', 'completed')
+        .where('digital_twin_id', 'is not', null)
+        .execute();
+      for (const r of rows) found.add(r.mind_id);
+    }
+    return found;
+  }
+
   /** How many snapshots the mind has, in every state. */
   async countOf(accountId: string, mindId: string): Promise<number> {
     const r = await this.db

@@ -1,0 +1,84 @@
+/**
+ * Answers a panel's units (the job RUN_PANEL_UNIT): one mind, every question, its memory loaded
+ * once. The answers are stored with the unit's move out of `pending` in one transaction that
+ * first holds the panel (`holdActive`): a unit redelivered after its worker died stores nothing
+ * twice, a unit of a cancelled or deleted panel stores nothing, and the last unit to finish
+ * settles the panel exactly once.
+ */
+import type { EngineRegistry } from '../engines/registry.ts';
+import type { TypedAnswer } from '../engines/questions.ts';
+import { DomainError } from '../kernel/errors.ts';
+import { iso, type Runtime } from '../kernel/runtime.ts';
+import type { Store } from '../store/store.ts';
+import type { MindMemories } from './mind-memory.ts';
+import { resolveModel } from './models.ts';
+import { isFinalPanel, type PanelAnswer, type PanelRecord, type PanelUnit } from './panel.ts';
+
+/** Lets other work of this process (API requests, lease heartbeats) run between two answers. */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class PanelRunner {
+  constructor(
+    private readonly store: Store,
+    private readonly engines: EngineRegistry,
+    private readonly memories: MindMemories,
+    private readonly rt: Runtime,
+  ) {}
+
+  /**
+   * Answers the unit and stores its answers. Idempotent: a unit no longer pending, or of a panel
+   * that is final or gone, is left alone. A mind that can no longer be answered (no completed
+   * snapshot, its model unknown) fails the unit at once; anything else (the LLM down) is thrown
+   * for the queue to retry.
+   */
+  async runUnit(unitId: string): Promise<void> {
+    const { panels } = this.store.repos;
+    const unit = await panels.unit(unitId);
+    if (!unit || unit.status !== 'pending') return;
+    const panel = await panels.anyAccount(unit.panelId);
+    if (!panel || isFinalPanel(panel.status)) return;
+    await panels.move(panel.id, 'start', iso(this.rt.now()));
+    let answers: PanelAnswer[];
+    let snapshotIds: string[];
+    try {
+      snapshotIds = (await this.store.repos.snapshots.completedIds(unit.mindId)).map((r) => r.id);
+      if (snapshotIds.length === 0) throw new DomainError('conflict', 'snapshot_not_ready', 'The mind has no completed snapshot any more.');
+      answers = await this.answer(panel, unit, snapshotIds);
+    } catch (err) {
+      if (err instanceof DomainError && err.kind !== 'upstream' && err.kind !== 'unavailable') return this.failUnit(unitId, err.message);
+      throw err;
+    }
+    await this.store.transaction(async ({ repos }) => {
+      const at = iso(this.rt.now());
+      if (!(await repos.panels.holdActive(panel.id, at))) return;
+      if (!(await repos.panels.finishUnit(unit.id, 'done', at, snapshotIds, null))) return;
+      await repos.panels.insertAnswers(panel, answers);
+      await repos.panels.settle(panel.id, at);
+    });
+  }
+
+  /** The unit could not be answered (after every retry): failed, and the panel settled if it was the last. */
+  async failUnit(unitId: string, message: string): Promise<void> {
+    const unit = await this.store.repos.panels.unit(unitId);
+    if (!unit) return;
+    await this.store.transaction(async ({ repos }) => {
+      const at = iso(this.rt.now());
+      if (!(await repos.panels.holdActive(unit.panelId, at))) return;
+      if (!(await repos.panels.finishUnit(unit.id, 'failed', at, null, message))) return;
+      await repos.panels.settle(unit.panelId, at);
+    });
+  }
+
+  private async answer(panel: PanelRecord, unit: PanelUnit, snapshotIds: readonly string[]): Promise<PanelAnswer[]> {
+    const { engine } = resolveModel(this.engines, false, panel.model);
+    const memory = await this.memories.memory(snapshotIds);
+    const context = engine.wantsContext ? await this.memories.context(snapshotIds) : undefined;
+    const out: PanelAnswer[] = [];
+    for (const [questionIndex, question] of panel.questions.entries()) {
+      const a: TypedAnswer = await engine.answerQuestion({ mindName: unit.mindName, memory, question, ...(context ? { context } : {}) });
+      out.push({ unitSeq: unit.seq, questionIndex, mindId: unit.mindId, ...a, createdAt: iso(this.rt.now()) });
+      await breathe();
+    }
+    return out;
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * Panels (`/panels`): a questionnaire put to many minds, chosen by id or by tag. Creating one
+ * checks everything a client could get wrong (the questions, the minds, the size), stores the
+ * panel with one unit per mind that has a memory to answer from, and enqueues a job per unit in
+ * the same transaction; workers answer them (panel-runner.ts). Results are computed from the
+ * stored answers on every read (panel-results.ts).
+ */
+import type { EngineRegistry } from '../engines/registry.ts';
+import type { QuestionType } from '../engines/questions.ts';
+import { DomainError, conflict, invalid, notFound } from '../kernel/errors.ts';
+import { foldKey } from '../kernel/name-keys.ts';
+import { iso, type Runtime } from '../kernel/runtime.ts';
+import type { AnswerFilter, AnswerRow } from '../store/db/repos/panels.ts';
+import type { MindRow } from '../store/db/repos/minds.ts';
+import type { Store } from '../store/store.ts';
+import type { AuthContext } from './accounts.ts';
+import { resolveModel } from './models.ts';
+import {
+  RUN_PANEL_UNIT,
+  normalizeQuestions,
+  type NewUnit,
+  type PanelRecord,
+  type QuestionInput,
+  type SkippedMind,
+  type UnitCounts,
+} from './panel.ts';
+import { questionResults, segmentResults, type QuestionResult, type SegmentResult } from './panel-results.ts';
+
+export interface CreatePanelRequest {
+  name?: string | undefined;
+  mindIds?: string[] | undefined;
+  tags?: string[] | undefined;
+  questions: QuestionInput[];
+  selectedSimulationModel?: string | undefined;
+}
+
+/** A panel as clients see it: the record, its progress, and (on its own page) its results. */
+export interface PanelView extends Omit<PanelRecord, 'accountId' | 'skipped'> {
+  /** Answers expected: minds × questions. */
+  total: number;
+  /** Answers stored so far. */
+  done: number;
+  minds: number;
+  mindsDone: number;
+  mindsFailed: number;
+  skippedMinds: SkippedMind[];
+  results?: QuestionResult[];
+  segments?: SegmentResult[];
+}
+
+export interface PanelSettings {
+  /** The most answers (minds × questions) one panel may ask for. */
+  maxAnswers: number;
+  strictModels: boolean;
+}
+
+const panelNotFound = () => notFound('The panel', 'panel_not_found');
+
+/** The answer of one mind to one question, as the API lists it. */
+export interface PanelAnswerView extends Omit<AnswerRow, 'unitSeq' | 'questionIndex'> {
+  questionId: string;
+  question: string;
+  type: QuestionType;
+}
+
+export class PanelService {
+  private readonly enqueuedListeners: Array<() => void> = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly engines: EngineRegistry,
+    private readonly settings: PanelSettings,
+    private readonly rt: Runtime,
+  ) {}
+
+  /** Calls `fn` after a panel and its jobs are committed (the composition root wakes this process's worker). */
+  onEnqueued(fn: () => void): void {
+    this.enqueuedListeners.push(fn);
+  }
+
+  async create(auth: AuthContext, req: CreatePanelRequest): Promise<PanelView> {
+    const questions = normalizeQuestions(req.questions);
+    const resolved = resolveModel(this.engines, this.settings.strictModels, req.selectedSimulationModel);
+    const { minds, tagsOf } = await this.select(auth, req);
+    const ready = await this.store.repos.snapshots.mindsWithCompleted(minds.map((m) => m.id));
+    const skipped: SkippedMind[] = minds.filter((m) => !ready.has(m.id)).map((m) => ({ mindId: m.id, name: m.name, reason: 'no_completed_snapshot' }));
+    const answering = minds.filter((m) => ready.has(m.id));
+    if (answering.length === 0) {
+      throw conflict('no_ready_minds', 'None of the selected minds has a completed snapshot yet: wait until a snapshot of theirs is "completed".', {
+        skippedMinds: skipped,
+      });
+    }
+    const answers = answering.length * questions.length;
+    if (answers > this.settings.maxAnswers) {
+      throw new DomainError(
+        'too_large',
+        'panel_too_large',
+        `This panel asks for ${answers} answers (${answering.length} minds × ${questions.length} questions); the limit is ${this.settings.maxAnswers}: split it into smaller panels.`,
+        { limit: this.settings.maxAnswers, answers, minds: answering.length, questions: questions.length },
+      );
+    }
+    const at = iso(this.rt.now());
+    const id = this.rt.newId();
+    const units: NewUnit[] = answering.map((m, seq) => ({ id: this.rt.newId(), mindId: m.id, mindName: m.name, seq, tags: tagsOf(m.id) }));
+    const selection = { ...(req.mindIds?.length ? { mindIds: [...new Set(req.mindIds)] } : {}), ...(req.tags?.length ? { tags: distinct(req.tags) } : {}) };
+    const name = req.name?.trim() || `${questions.length} question${questions.length === 1 ? '' : 's'} to ${answering.length} mind${answering.length === 1 ? '' : 's'}`;
+    await this.store.transaction(async ({ repos, queue }) => {
+      await repos.panels.insert({ id, accountId: auth.accountId, name, status: 'queued', model: resolved.model, selection, questions, skipped, createdAt: at }, units);
+      // One account's units take turns with other accounts' jobs.
+      for (const u of units) await queue.enqueue(RUN_PANEL_UNIT, { panelId: id, unitId: u.id }, { group: auth.accountId });
+    });
+    for (const fn of this.enqueuedListeners) fn();
+    return this.get(auth, id, false);
+  }
+
+  /** Newest first, without results. */
+  async list(auth: AuthContext, q: { limit: number; offset: number }): Promise<{ panels: PanelView[]; count: number }> {
+    const { panels } = this.store.repos;
+    const [records, count] = await Promise.all([panels.page(auth.accountId, q.limit, q.offset), panels.count(auth.accountId)]);
+    const ids = records.map((p) => p.id);
+    const [units, answers] = await Promise.all([panels.unitCounts(ids), panels.answerCounts(ids)]);
+    return { panels: records.map((p) => view(p, units.get(p.id), answers.get(p.id) ?? 0)), count };
+  }
+
+  /** The panel with its progress and, with `withResults`, its results per question and per selection tag. */
+  async get(auth: AuthContext, panelId: string, withResults = true): Promise<PanelView> {
+    const panel = await this.require(auth, panelId);
+    const { panels } = this.store.repos;
+    const [units, answers] = await Promise.all([panels.unitCounts([panel.id]), panels.answerCounts([panel.id])]);
+    const out = view(panel, units.get(panel.id), answers.get(panel.id) ?? 0);
+    if (!withResults) return out;
+    const figures = await panels.figures(panel.id);
+    out.results = questionResults(panel.questions, figures);
+    if (panel.selection.tags?.length) out.segments = segmentResults(panel.selection.tags, await panels.units(panel.id), panel.questions, figures);
+    return out;
+  }
+
+  /** A page of answers (by question, then mind), filtered e.g. to one option of one question. */
+  async answers(
+    auth: AuthContext,
+    panelId: string,
+    q: { limit: number; offset: number; questionId?: string | undefined; mindId?: string | undefined; status?: AnswerFilter['status'] | undefined; option?: string | undefined; value?: number | undefined },
+  ): Promise<{ answers: PanelAnswerView[]; count: number }> {
+    const panel = await this.require(auth, panelId);
+    const filter: AnswerFilter = {};
+    if (q.questionId !== undefined) {
+      const index = panel.questions.findIndex((x) => x.id === q.questionId);
+      if (index < 0) throw invalid('unknown_question', `The panel has no question "${q.questionId}".`, { field: 'questionId' });
+      filter.questionIndex = index;
+    }
+    if (q.mindId !== undefined) filter.mindId = q.mindId;
+    if (q.status !== undefined) filter.status = q.status;
+    if (q.option !== undefined) filter.option = q.option;
+    if (q.value !== undefined) filter.value = q.value;
+    const { rows, count } = await this.store.repos.panels.answers(panel.id, filter, q.limit, q.offset);
+    return { answers: rows.map((r) => answerView(panel, r)), count };
+  }
+
+  /** Every answer of the panel in pages (the CSV export), filtered as `answers`. */
+  async *allAnswers(auth: AuthContext, panelId: string, q: Omit<Parameters<PanelService['answers']>[2], 'limit' | 'offset'>): AsyncGenerator<PanelAnswerView> {
+    const page = 1000;
+    for (let offset = 0; ; offset += page) {
+      const { answers } = await this.answers(auth, panelId, { ...q, limit: page, offset });
+      yield* answers;
+      if (answers.length < page) return;
+    }
+  }
+
+  /** Stops a queued or running panel: no unit starts any more; answers stored so far are kept. */
+  async cancel(auth: AuthContext, panelId: string): Promise<PanelView> {
+    const panel = await this.require(auth, panelId);
+    const moved = await this.store.transaction(async ({ repos }) => {
+      if (!(await repos.panels.move(panel.id, 'cancel', iso(this.rt.now())))) return false;
+      await repos.panels.dropJobs(panel.id);
+      return true;
+    });
+    if (!moved) {
+      const now = await this.require(auth, panelId);
+      throw conflict('panel_finished', `The panel is ${now.status} already: only a queued or running panel can be cancelled.`, { status: now.status });
+    }
+    return this.get(auth, panelId);
+  }
+
+  async delete(auth: AuthContext, panelId: string): Promise<{ message: 'Panel deleted successfully'; panelId: string }> {
+    const deleted = await this.store.transaction(({ repos }) => repos.panels.delete(auth.accountId, panelId));
+    if (!deleted) throw panelNotFound();
+    return { message: 'Panel deleted successfully', panelId };
+  }
+
+  private async require(auth: AuthContext, panelId: string): Promise<PanelRecord> {
+    const panel = await this.store.repos.panels.byId(auth.accountId, panelId);
+    if (!panel) throw panelNotFound();
+    return panel;
+  }
+
+  /**
+   * The minds asked for: every id (each must be the account's), then every mind carrying one of
+   * the tags (case-insensitively; unknown tags match nothing), each once, in that order; and per
+   * mind the selection tags it carries.
+   */
+  private async select(auth: AuthContext, req: CreatePanelRequest): Promise<{ minds: MindRow[]; tagsOf: (mindId: string) => string[] }> {
+    const { minds: mindsRepo, tags: tagsRepo } = this.store.repos;
+    const ids = [...new Set(req.mindIds ?? [])];
+    const tagNames = distinct(req.tags ?? []);
+    if (ids.length === 0 && tagNames.length === 0) {
+      throw invalid('panel_selection_required', 'Choose the minds: give mindIds, tags, or both.', { field: 'mindIds' });
+    }
+    const byId = await mindsRepo.withIds(auth.accountId, ids);
+    const missing = ids.filter((id) => !byId.some((m) => m.id === id));
+    if (missing.length > 0) throw new DomainError('not_found', 'mind_not_found', 'The mind was not found.', { mindIds: missing });
+    const found = new Map(ids.map((id) => [id, byId.find((m) => m.id === id) as MindRow]));
+    const tagRows = await tagsRepo.byKeys(auth.accountId, tagNames.map(foldKey));
+    for (const m of await mindsRepo.allTagged(auth.accountId, tagRows.map((t) => t.id))) if (!found.has(m.id)) found.set(m.id, m);
+    const minds = [...found.values()];
+    if (minds.length === 0) throw invalid('panel_no_minds', `No mind of this account carries the tags ${tagNames.map((t) => `"${t}"`).join(', ')}.`, { field: 'tags' });
+    const carried = new Map<string, Set<string>>();
+    for (const row of await tagsRepo.ofMinds(auth.accountId, minds.map((m) => m.id))) {
+      const set = carried.get(row.mind_id) ?? new Set<string>();
+      set.add(row.name_key);
+      carried.set(row.mind_id, set);
+    }
+    return { minds, tagsOf: (mindId) => tagNames.filter((t) => carried.get(mindId)?.has(foldKey(t))) };
+  }
+}
+
+/** Tag names trimmed, each once (case-insensitively), in the order given. */
+function distinct(names: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return names.map((n) => n.trim()).filter((n) => n && !seen.has(foldKey(n)) && seen.add(foldKey(n)));
+}
+
+function view(p: PanelRecord, units: UnitCounts = { pending: 0, done: 0, failed: 0 }, answers: number): PanelView {
+  const { accountId: _account, skipped, ...rest } = p;
+  const minds = units.pending + units.done + units.failed;
+  return { ...rest, total: minds * p.questions.length, done: answers, minds, mindsDone: units.done, mindsFailed: units.failed, skippedMinds: skipped };
+}
+
+function answerView(panel: PanelRecord, r: AnswerRow): PanelAnswerView {
+  const { unitSeq: _seq, questionIndex, ...rest } = r;
+  const q = panel.questions[questionIndex];
+  return { ...rest, questionId: q?.id ?? String(questionIndex), question: q?.text ?? '', type: q?.type ?? 'open' };
+}
