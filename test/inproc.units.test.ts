@@ -14,6 +14,7 @@ suites(import.meta.url, [
   'engine.retrieval',
   'ingest.limits',
   'engine',
+  'engine.questions',
   'http.serializer',
   'memory',
   'store.snapshot-management',
