@@ -54,8 +54,8 @@ export const TYPED_THRESHOLDS: Readonly<TypedThresholds> = {
   multipleSupport: 0.45,
   minStance: 0.05,
 };
-/** likert: a sentence addresses the question when it says this much of the question's words. */
-const ADDRESSES = 0.25;
+/** likert: a sentence addresses the question when it says this much of its subject words (stance verbs aside). */
+const ADDRESSES = 0.5;
 /** likert: sentiment (mostly within ±0.5 for spoken sentences) × this spans the scale. */
 const LIKERT_GAIN = 3;
 /** number: the sentence says at least this much of the question's subject words. */
@@ -78,7 +78,7 @@ interface Prepared {
   options: Array<{ text: string; kind: 'yes' | 'no' | 'both' | 'words'; matcher: PhraseMatcher }>;
   unit: AskedUnit;
   unitMatchers: PhraseMatcher[];
-  /** The question's words without its unit and asking words ("How many years have you been married?" → married). */
+  /** The question's subject words, without its unit, asking words and stance verbs ("How many years have you been married?" → married). */
   topic: PhraseMatcher;
   descending: boolean;
   negative: boolean;
@@ -106,13 +106,22 @@ function prepare(q: Question): Prepared {
     options,
     unit,
     unitMatchers: unit.words.slice(0, 1).map((w) => new PhraseMatcher(w)),
-    topic: new PhraseMatcher(q.text.replace(/\bhow\s+(many|much|long|old)\b/gi, ' ').replace(new RegExp(`\\b(${[...unit.words, ...TIME_UNITS].join('|')})\\b`, 'gi'), ' ')),
+    topic: new PhraseMatcher(topicOf(q.text, unit)),
     descending: labelsDescend(q.scale?.labels),
     negative: asksNegatively(q.text),
   };
   if (preparedCache.size >= PREPARED_CACHE) preparedCache.clear();
   preparedCache.set(key, prepared);
   return prepared;
+}
+
+/** Words that frame a question rather than name its subject: "how many", its unit, a stance verb. */
+const FRAMING_RE = /\b(?:how\s+(?:many|much|long|old)|enjoy|like|love|hate|dislike|prefer|care|value|agree|disagree|important|happy|satisfied|interested|excited|worried|fond|feel)\b/gi;
+
+/** The question's subject words: "How much do you enjoy growing vegetables?" → growing vegetables. */
+function topicOf(text: string, unit: AskedUnit): string {
+  const units = [...unit.words, ...TIME_UNITS].map((w) => w.replace(/[^a-z'-]/g, '')).filter(Boolean);
+  return text.replace(FRAMING_RE, ' ').replace(new RegExp(`\\b(?:${units.join('|')})\\b`, 'gi'), ' ');
 }
 
 /** The answer of `mind` to a typed question. */
@@ -202,7 +211,7 @@ function likert(mind: MindMemory, q: Question, p: Prepared, found: QuestionPassa
   let decisive = -1;
   let strongest = 0;
   for (const [d, w] of readDocs(found)) {
-    const addresses = p.subject.match(mind, d);
+    const addresses = (p.topic.empty ? p.subject : p.topic).match(mind, d);
     if (addresses < ADDRESSES) continue;
     const s = sentenceSentiment(mind, d);
     // The sentences that say most of the question's words count most.

@@ -138,13 +138,15 @@ export class PhraseMatcher {
 
   /**
    * How well a sentence of the mind says this phrase, in [0, 1]: each phrase word's best match
-   * among the sentence's words (1 for the same stem, else the cosine when ≥ MIN_COSINE), weighted.
+   * among the sentence's words (1 for the same stem, else the cosine when ≥ MIN_COSINE), weighted;
+   * 0 unless more than half of a phrase's words match.
    */
   match(mind: MindMemory, doc: number): number {
     if (this.words.length === 0) return 0;
     const sentence = wordsOf(mind, doc, mind.semantic !== null);
     let total = 0;
     let got = 0;
+    let matched = 0;
     for (const w of this.words) {
       total += w.weight;
       let best = 0;
@@ -159,7 +161,10 @@ export class PhraseMatcher {
         }
       }
       got += w.weight * best;
+      if (best > 0) matched++;
     }
+    // Most of a phrase's words must be there: "Real Madrid" is not "it's real", "red wine" not "craft beers".
+    if (this.words.length > 1 && matched * 2 <= this.words.length) return 0;
     return total > 0 ? got / total : 0;
   }
 }
