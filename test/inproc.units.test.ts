@@ -15,6 +15,7 @@ suites(import.meta.url, [
   'ingest.limits',
   'engine',
   'engine.questions',
+  'engine.llm-questions',
   'http.serializer',
   'memory',
   'store.snapshot-management',
