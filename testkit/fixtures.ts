@@ -89,9 +89,12 @@ function question(rand: () => number): string {
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
-/** A deterministic Dana/Sam interview of about `words` words (always the same for the same argument). */
-export function longInterview(words: number): Turn[] {
-  const rand = seededRandom(20240607);
+/**
+ * A deterministic Dana/Sam interview of about `words` words (always the same for the same
+ * arguments); another `seed` gives another interview of the same size (another person's words).
+ */
+export function longInterview(words: number, seed = 20240607): Turn[] {
+  const rand = seededRandom(seed);
   const turns: Turn[] = [];
   let total = 0;
   while (total < words) {
