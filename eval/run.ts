@@ -16,6 +16,7 @@ import { RENDER, runEngine } from './engine.ts';
 import { planHeldOut, scoreHeldOut, type HeldOutPlan } from './heldout.ts';
 import { interviewsDir, readInterviews, REPO_ROOT as ROOT, shownPath as shown } from './interviews.ts';
 import { renderReport, type ModeResult } from './report.ts';
+import { sectionOf, withSection } from './panels/report.ts';
 import { isDecline, loadScenarios, type Suite } from './scenarios.ts';
 
 const DEFAULT_SCENARIOS = path.resolve(ROOT, 'eval/scenarios');
@@ -142,7 +143,9 @@ async function main(): Promise<void> {
     scenarioFiles: suites.length,
     skippedScenarioFiles: skipped,
   });
-  fs.writeFileSync(opts.out, report);
+  // The panels section (`npm run eval:panels`) is another evaluation's: carried over as it stands.
+  const panels = fs.existsSync(opts.out) ? sectionOf(fs.readFileSync(opts.out, 'utf8')) : '';
+  fs.writeFileSync(opts.out, panels ? withSection(report, panels) : report);
   console.log(report);
   console.error(`Run time: ${seconds.toFixed(0)} s; report written to ${shown(opts.out)}`);
 }

@@ -7,7 +7,9 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { fitRanker, rankBy, top3, type Query } from '../eval/ceiling-ranker.ts';
-import { parseTurns } from '../eval/interviews.ts';
+import { interviewsDir, parseTurns, readInterviews } from '../eval/interviews.ts';
+import { loadQuestions, problems } from '../eval/panels/questions.ts';
+import { withSection, sectionOf, SECTION } from '../eval/panels/report.ts';
 import { paraphrase } from '../eval/paraphrase.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -64,6 +66,32 @@ function fixtures(): string {
   fs.writeFileSync(path.join(dir, 'scenarios', 'show-2.json'), scenarios('show-2.md', 'Ode Other', 's2'));
   return dir;
 }
+
+test('the panel questions: every held-out quote is in its transcript, every expected answer allowed', { skip: !fs.existsSync(interviewsDir()) && 'no interviews next to the repository' }, () => {
+  const { onTopic, offTopic } = loadQuestions();
+  assert.ok(onTopic.length >= 40 && offTopic.length >= 5);
+  assert.equal(new Set(onTopic.map((q) => q.id)).size, onTopic.length, 'ids are unique');
+  const byFile = new Map(readInterviews(interviewsDir()).map((i) => [i.file, i]));
+  assert.deepEqual(onTopic.flatMap((q) => problems(q, byFile)), []);
+  for (const type of ['single', 'multiple', 'likert', 'number']) assert.ok(onTopic.some((q) => q.type === type), type);
+  // A wrong expected answer or a quote from elsewhere is caught.
+  const first = onTopic[0];
+  assert.ok(first);
+  assert.equal(problems({ ...first, quote: 'words nobody said on the show' }, byFile).length, 1);
+  assert.equal(problems({ ...first, type: 'single', options: ['a', 'b'], expected: 'c' }, byFile).length, 1);
+});
+
+test("the panels section of EVAL.md is replaced in place and survives the fidelity report's rewrite", () => {
+  const report = '# Fidelity evaluation\n\n## Targets\n\nt\n\n## Method\n\nm\n';
+  const once = withSection(report, `${SECTION}\n\nfirst\n`);
+  assert.equal(sectionOf(once), `${SECTION}\n\nfirst\n`);
+  const twice = withSection(once, `${SECTION}\n\nsecond\n`);
+  assert.equal(twice.split(SECTION).length, 2);
+  assert.match(twice, /second/);
+  assert.doesNotMatch(twice, /first/);
+  const inMiddle = withSection(report.replace('## Method', `${SECTION}\n\nold\n\n## Method`), `${SECTION}\n\nnew\n`);
+  assert.match(inMiddle, /## Targets[\s\S]*new[\s\S]*## Method\n\nm/);
+});
 
 test('the ceiling re-ranker finds the signal that marks the right candidate, and ranks by it', () => {
   // Five candidates per query in a noisy order; only the second feature tells the right one.

@@ -14,6 +14,8 @@ suites(import.meta.url, [
   'engine.retrieval',
   'ingest.limits',
   'engine',
+  'engine.questions',
+  'engine.llm-questions',
   'http.serializer',
   'memory',
   'store.snapshot-management',

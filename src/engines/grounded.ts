@@ -15,6 +15,8 @@ import { confidenceOf } from '../memory/confidence.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
 import { passageOf, relevanceOf, retrieve, type RankedDoc, type Retrieval } from '../memory/retrieval.ts';
 import { describeActing, describeFeeling, describeThinking, tidy } from './grounded-analysis.ts';
+import { answerTyped } from './grounded-questions.ts';
+import type { QuestionInput, TypedAnswer } from './questions.ts';
 
 export { tidy } from './grounded-analysis.ts';
 
@@ -58,6 +60,11 @@ function unknownResult(confidence: number): SimulationResult {
 export class GroundedEngine implements Engine {
   async simulate(input: SimulationInput, onPart?: PartListener): Promise<SimulationResult> {
     return this.answer(input, onPart);
+  }
+
+  /** A typed question (panels), from the person's own words or `no_evidence` (grounded-questions.ts). */
+  async answerQuestion(input: QuestionInput): Promise<TypedAnswer> {
+    return answerTyped(input.memory, input.question);
   }
 
   /** Synchronous core of `simulate`; `onPart` hears each field as soon as it is composed, then the evidence. */

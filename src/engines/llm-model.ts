@@ -30,6 +30,9 @@ export function languageModel(s: LlmSettings): LanguageModel {
   }
 }
 
+/** `details.reason` of the llm_error for an answer that does not fit the schema (a typed answer treats it as no_evidence). */
+export const UNFIT_ANSWER = 'unfit_answer';
+
 /** The API error for a failed call (see the module comment). */
 export function mapLlmFailure(err: unknown): Error {
   const last = RetryError.isInstance(err) ? err.lastError : err;
@@ -40,7 +43,9 @@ export function mapLlmFailure(err: unknown): Error {
     }
     return llmError(`The language model answered with an error (HTTP ${status}).`, { status });
   }
-  if (NoObjectGeneratedError.isInstance(last)) return llmError('The language model returned an answer that does not fit the expected structure.');
+  if (NoObjectGeneratedError.isInstance(last)) {
+    return llmError('The language model returned an answer that does not fit the expected structure.', { reason: UNFIT_ANSWER });
+  }
   const name = (last as { name?: string } | null)?.name;
   if (name === 'AbortError' || name === 'TimeoutError') return llmUnavailable('The language model did not answer in time.');
   return llmUnavailable(`The language model could not be reached: ${(last as Error | null)?.message ?? 'unknown error'}.`);

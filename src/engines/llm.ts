@@ -12,6 +12,8 @@ import type { MindMemory } from '../memory/mind-memory.ts';
 import { passageOf, relevanceOf, retrieve } from '../memory/retrieval.ts';
 import type { LlmClient } from './llm-model.ts';
 import { memoriesBrief, passagesBrief, profileBrief, reflectionsBrief, simulationPrompt, simulationSystem } from './llm-prompt.ts';
+import { answerWithLlm } from './llm-questions.ts';
+import type { QuestionInput, TypedAnswer } from './questions.ts';
 import { userMessages, type Engine, type PartListener, type SimulationInput, type SimulationResult } from './types.ts';
 
 export const LlmAnswer = z.object({
@@ -59,6 +61,11 @@ export class LlmEngine implements Engine {
     } else answer = await this.llm.object(LlmAnswer, system, prompt, 'simulation');
     const { confidence, ...analysis } = answer;
     return { message: analysis.saying, analysis, confidence: round3(Math.min(1, Math.max(0, confidence))), evidence };
+  }
+
+  /** A typed question (panels): the retrieval's passages and an answer constrained to the question's options (llm-questions.ts). */
+  answerQuestion(input: QuestionInput): Promise<TypedAnswer> {
+    return answerWithLlm(this.llm, input);
   }
 
   /**

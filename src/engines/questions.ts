@@ -5,7 +5,7 @@
  * bears on the question: never a silent default.
  */
 import type { MindMemory } from '../memory/mind-memory.ts';
-import type { EngineContext, EvidenceItem } from './types.ts';
+import type { EngineContext, EvidenceItem } from './engine-context.ts';
 
 export const QUESTION_TYPES = ['open', 'single', 'multiple', 'likert', 'number'] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];

@@ -1,15 +1,8 @@
-import type { MindProfile } from '../memory/profile-merge.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
+import type { QuestionInput, TypedAnswer } from './questions.ts';
+import type { EngineContext, EvidenceItem } from './engine-context.ts';
 
-export interface EvidenceItem {
-  text: string;
-  speaker: string | null;
-  snapshotId: string;
-  start?: number;
-  end?: number;
-  page?: number;
-  score: number;
-}
+export type { EngineContext, EvidenceItem, Reflection } from './engine-context.ts';
 
 export interface SimulationAnalysis {
   thinking: string;
@@ -60,22 +53,16 @@ export type SimulationPart =
 
 export type PartListener = (part: SimulationPart) => void;
 
-export interface Reflection {
-  snapshotId: string;
-  expert: string;
-  text: string;
-}
-
-/** What the LLM engine gets besides memories: the merged profile and the experts' reflections. */
-export interface EngineContext {
-  profile: MindProfile;
-  reflections: Reflection[];
-}
-
 /** An engine answers a scenario from a mind's memories. */
 export interface Engine {
   /** True when the engine uses `SimulationInput.context` (loading it costs a query per new memory key). */
   readonly wantsContext?: boolean;
   /** The answer; `onPart` (when given) hears its pieces as they are ready, before the promise settles. */
   simulate(input: SimulationInput, onPart?: PartListener): Promise<SimulationResult>;
+  /**
+   * A typed question (panels) answered as the person: one of its options, some of them, a point of
+   * its scale, a number or their words — or `no_evidence`. The caller passes a normalized question
+   * (see engines/questions.ts); `choices` are always verbatim from `options`.
+   */
+  answerQuestion(input: QuestionInput): Promise<TypedAnswer>;
 }

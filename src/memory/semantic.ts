@@ -186,7 +186,7 @@ const SIF_A = 1e-3;
 const zipf = (rank: number): number => 1 / ((rank + 10) * 12);
 
 /** Weight of a word in a sentence vector: rare words count, "the" and "said" barely. */
-function tokenWeight(vectors: WordVectors, t: TermToken): number {
+export function tokenWeight(vectors: WordVectors, t: TermToken): number {
   const rank = vectors.rank(t.word);
   return SIF_A / (SIF_A + (rank < 0 ? 0 : zipf(rank)));
 }

@@ -164,7 +164,7 @@ test('acting picks stated habits ("I always …", "I usually …"), told in the 
 
 test('registry: pro is the default, falls back to the grounded engine without an LLM', () => {
   const grounded: Engine = new GroundedEngine();
-  const llm: Engine = { simulate: () => Promise.reject(new Error('not used')) };
+  const llm: Engine = { simulate: () => Promise.reject(new Error('not used')), answerQuestion: () => Promise.reject(new Error('not used')) };
   const offline = new EngineRegistry({ grounded });
   assert.equal(DEFAULT_MODEL, 'mind-reasoner-pro');
   assert.deepEqual(offline.resolve(), { model: 'mind-reasoner-standard', engine: grounded });

@@ -31,6 +31,8 @@ export interface Party {
   tagId: string;
   /** A simulation (conversation) with the mind, made once the snapshot completed. */
   simulationId: string;
+  /** A panel of the mind (queued: no worker runs during the walks). */
+  panelId: string;
   /** A word, a mind name, a webhook payload value and a tag name that only this account's data holds. */
   canaries: string[];
 }
@@ -45,7 +47,7 @@ export interface World {
 const bearer = (p: Party) => ({ authorization: `Bearer ${p.apiKey}` });
 export { bearer };
 
-async function makeParty(s: InProcess, name: 'A' | 'B'): Promise<Omit<Party, 'simulationId'>> {
+async function makeParty(s: InProcess, name: 'A' | 'B'): Promise<Omit<Party, 'simulationId' | 'panelId'>> {
   const tag = crypto.randomBytes(4).toString('hex');
   const word = `zq${name.toLowerCase()}${tag}canary`;
   const email = `${name.toLowerCase()}-${tag}@example.com`;
@@ -101,10 +103,24 @@ async function makeParty(s: InProcess, name: 'A' | 'B'): Promise<Omit<Party, 'si
 }
 
 /** A simulation of the party's mind (its snapshot completed), answered offline. */
-export async function simulationOf(s: InProcess, p: Omit<Party, 'simulationId'>): Promise<string> {
+export async function simulationOf(s: InProcess, p: Pick<Party, 'accountId' | 'mindId'>): Promise<string> {
   const auth = { accountId: p.accountId, tier: 'pro' as const, apiKeyId: null };
   const sim = await s.ctx.services.simulation.simulate(auth, { mindId: p.mindId, selectedSimulationModel: 'mind-reasoner-standard', scenario: { message: 'How do you start your day?' } });
   return sim.simulationId;
+}
+
+/** A panel asking the party's mind two questions (left queued when no worker runs). */
+export async function panelOf(s: InProcess, p: Pick<Party, 'accountId' | 'mindId'>): Promise<string> {
+  const auth = { accountId: p.accountId, tier: 'pro' as const, apiKeyId: null };
+  const panel = await s.ctx.services.panels.create(auth, {
+    mindIds: [p.mindId],
+    selectedSimulationModel: 'mind-reasoner-standard',
+    questions: [
+      { id: 'remote', text: 'Do you work remotely?', type: 'single', options: ['Yes', 'No'] },
+      { id: 'coffee', text: 'How many cups of coffee a day?', type: 'number' },
+    ],
+  });
+  return panel.id;
 }
 
 /** Accounts A and B, each with a completed snapshot and a simulation (the worker runs only while they are made). */
@@ -125,11 +141,11 @@ export async function buildWorld(s: InProcess): Promise<World> {
   } finally {
     await worker.stop();
   }
-  const [a, b] = await Promise.all(parties.map(async (p) => ({ ...p, simulationId: await simulationOf(s, p) })));
+  const [a, b] = await Promise.all(parties.map(async (p) => ({ ...p, simulationId: await simulationOf(s, p), panelId: await panelOf(s, p) })));
   return {
     a: a as Party,
     b: b as Party,
-    ids: (p) => [p.accountId, p.mindId, p.twinId, p.snapshotId, p.artifactId, p.pendingArtifactId, p.eventId, p.tagId, p.simulationId],
+    ids: (p) => [p.accountId, p.mindId, p.twinId, p.snapshotId, p.artifactId, p.pendingArtifactId, p.eventId, p.tagId, p.simulationId, p.panelId],
   };
 }
 
@@ -207,5 +223,7 @@ export async function changesTo(s: InProcess, p: Party): Promise<string[]> {
   if ((await s.ctx.store.repos.artifacts.byId(p.pendingArtifactId))?.state !== 'awaiting_upload') out.push('pending artifact used');
   if ((await s.ctx.services.accounts.listApiKeys(p.accountId)).length !== 1) out.push('API keys changed');
   if (!(await s.ctx.services.simulations.get(auth, p.simulationId).catch(() => null))) out.push('simulation gone');
+  const panel = await s.ctx.services.panels.get(auth, p.panelId, false).catch(() => null);
+  if (panel?.status !== 'queued') out.push(`panel ${panel ? panel.status : 'gone'}`);
   return out;
 }

@@ -9,6 +9,7 @@ import { CreateMindBody, PageQuery, SignedUrlQuery, SimulateBody, UpdateMindBody
 import { UsageQuery } from '../../src/http/schemas/usage.ts';
 import { MindsQuery, PutMindBody, RenameTagBody, SearchQuery, SetTagsBody } from '../../src/http/schemas/minds.ts';
 import { SimulationsQuery } from '../../src/http/schemas/simulations.ts';
+import { CreatePanelBody, PanelAnswersQuery, PanelsQuery } from '../../src/http/schemas/panels.ts';
 import { LinkBody, TwinBody } from '../../src/http/schemas/snapshots.ts';
 import { API, type World } from './abuse.ts';
 import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
@@ -113,6 +114,12 @@ export function cases(w: World): Record<string, Arbitrary<Case>> {
     .map(([sp, tw]) => [sp, tw, { name: 'file', file: new TextEncoder().encode(vtt), filename: 'good.vtt', type: 'text/vtt' }].filter((p) => p !== null) as Part[]);
   const simulationIds = fc.oneof(fc.constantFrom(w.a.simulationId, w.b.simulationId), ids.any);
   const simulateIds = { mindId: ids.mind, conversationId: simulationIds };
+  const panelIds = fc.oneof(fc.constantFrom(w.a.panelId, w.b.panelId), ids.any);
+  const panelBody = { mindIds: fc.array(ids.mind, { minLength: 1, maxLength: 3 }) };
+  const idsIn = (body: Case['body'], key: string): string[] => {
+    const v = body && 'json' in body && body.json && typeof body.json === 'object' ? (body.json as Record<string, unknown>)[key] : undefined;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  };
   const flag = fc.oneof({ weight: 3, arbitrary: fc.constantFrom('true', 'false', '1', '0') }, { weight: 1, arbitrary: nastyString(8) });
   const detailsQuery = fc.option(fc.record({ includeTranscript: flag, includePsychometrics: flag }, { requiredKeys: [] }), { nil: undefined });
   /** A request on B's own mind and snapshot, often: the route's success path is reached, not only its 404s. */
@@ -188,6 +195,20 @@ export function cases(w: World): Record<string, Arbitrary<Case>> {
     'DELETE /api/public/v1/simulations/:simulationId': simulationIds
       .filter((id) => id !== w.b.simulationId)
       .map((id) => ({ method: 'DELETE', url: `${API}/simulations/${enc(id)}`, headers: auth, ids: [id] })),
+    'POST /api/public/v1/panels': fc.tuple(jsonBody(valid(CreatePanelBody, panelBody), nearValid(CreatePanelBody, panelBody)), jsonTypes).map(([body, type]) => ({
+      method: 'POST', url: `${API}/panels`, headers: { ...auth, ...withType(body, type) }, body, ids: idsIn(body, 'mindIds'),
+    })),
+    'GET /api/public/v1/panels': fc
+      .oneof(valid(PanelsQuery), nearValid(PanelsQuery), fc.dictionary(nastyString(10), nastyString(20)))
+      .map((q) => ({ method: 'GET', url: `${API}/panels${query(q)}`, headers: auth, ids: [] })),
+    'GET /api/public/v1/panels/:panelId': panelIds.map((id) => ({ method: 'GET', url: `${API}/panels/${enc(id)}`, headers: auth, ids: [id] })),
+    'GET /api/public/v1/panels/:panelId/answers': fc
+      .tuple(panelIds, fc.oneof(valid(PanelAnswersQuery, { mindId: ids.mind }), nearValid(PanelAnswersQuery, { mindId: ids.mind }), fc.dictionary(nastyString(10), nastyString(20))))
+      .map(([id, q]) => ({ method: 'GET', url: `${API}/panels/${enc(id)}/answers${query(q)}`, headers: auth, ids: [id] })),
+    'POST /api/public/v1/panels/:panelId/cancel': panelIds.map((id) => ({ method: 'POST', url: `${API}/panels/${enc(id)}/cancel`, headers: auth, ids: [id] })),
+    'DELETE /api/public/v1/panels/:panelId': panelIds
+      .filter((id) => id !== w.b.panelId)
+      .map((id) => ({ method: 'DELETE', url: `${API}/panels/${enc(id)}`, headers: auth, ids: [id] })),
     'GET /api/public/v1/minds/:mindId/profile': ids.mind.map((id) => ({ method: 'GET', url: `${API}/minds/${enc(id)}/profile`, headers: auth, ids: [id] })),
     'GET /api/public/v1/models': pageQuery.map((q) => ({ method: 'GET', url: `${API}/models${query(q)}`, headers: auth, ids: [] })),
     'GET /api/public/v1/webhook-events': pageQuery.map((q) => ({ method: 'GET', url: `${API}/webhook-events${query(q)}`, headers: auth, ids: [] })),

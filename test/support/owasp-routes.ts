@@ -22,6 +22,8 @@ export interface Targets {
   tagId: string;
   /** A simulation (conversation) of the account's. */
   simulationId: string;
+  /** A panel of the account's (queued). */
+  panelId: string;
 }
 
 export interface Req {
@@ -93,6 +95,12 @@ const V1_AND_OTHERS: Record<string, RouteSpec> = {
   'GET /api/public/v1/simulations': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/simulations?mindId=${t.mindId}` }) },
   'GET /api/public/v1/simulations/:simulationId': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/simulations/${t.simulationId}` }) },
   'DELETE /api/public/v1/simulations/:simulationId': { kind: 'api', owned: true, destructive: true, req: (t) => ({ url: `${API}/simulations/${t.simulationId}` }) },
+  'POST /api/public/v1/panels': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/panels`, json: { mindIds: [t.mindId], questions: [{ text: 'Do you run?', type: 'single', options: ['Yes', 'No'] }] } }) },
+  'GET /api/public/v1/panels': { kind: 'api', req: none(`${API}/panels`) },
+  'GET /api/public/v1/panels/:panelId': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/panels/${t.panelId}` }) },
+  'GET /api/public/v1/panels/:panelId/answers': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/panels/${t.panelId}/answers?format=csv` }) },
+  'POST /api/public/v1/panels/:panelId/cancel': { kind: 'api', owned: true, destructive: true, req: (t) => ({ url: `${API}/panels/${t.panelId}/cancel` }) },
+  'DELETE /api/public/v1/panels/:panelId': { kind: 'api', owned: true, destructive: true, req: (t) => ({ url: `${API}/panels/${t.panelId}` }) },
   'GET /api/public/v1/models': { kind: 'api', req: none(`${API}/models`) },
   'GET /api/public/v1/minds/:mindId/profile': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/profile` }) },
   'GET /api/public/v1/webhook-events': { kind: 'api', req: none(`${API}/webhook-events`) },

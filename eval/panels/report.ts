@@ -1,0 +1,161 @@
+/** The panel evaluation as the "Panels (typed answers)" section of EVAL.md, and writing that section in place. */
+import fs from 'node:fs';
+import type { TypedAnswer } from '../../src/engines/questions.ts';
+import type { TypedThresholds } from '../../src/engines/grounded-questions.ts';
+import type { OnTopicQuestion } from './questions.ts';
+import { correct } from './score.ts';
+
+export const SECTION = '## Panels (typed answers)';
+
+export interface ConditionResult {
+  name: string;
+  questions: number;
+  answered: number;
+  right: number;
+  likertAnswered: number;
+  likertWithinOne: number;
+  offTopic: number;
+  offTopicDeclined: number;
+  byType: Array<{ type: string; n: number; answered: number; right: number }>;
+}
+
+export interface PanelReport {
+  date: string;
+  command: string;
+  machine: string;
+  dir: string;
+  questionsFile: string;
+  interviews: number;
+  files: number;
+  onTopic: number;
+  offTopicQuestions: number;
+  types: Record<string, number>;
+  conditions: ConditionResult[];
+  majority: number;
+  random: number;
+  msPerAnswer: number;
+  maxMs: number;
+  buildMs: number;
+  meanSentences: number;
+  panel: { minds: number; questions: number; answers: number; ms: number; buildMs: number };
+  thresholds: Readonly<TypedThresholds>;
+  seconds: number;
+  rows: Array<{ q: OnTopicQuestion; held: TypedAnswer; full: TypedAnswer }>;
+}
+
+const pct = (a: number, b: number): string => (b > 0 ? `${((100 * a) / b).toFixed(1)}%` : '–');
+const shown = (x: OnTopicQuestion['expected']): string => (Array.isArray(x) ? x.join(' + ') : String(x));
+const answerText = (q: OnTopicQuestion, a: TypedAnswer): string => {
+  if (a.status === 'no_evidence') return 'no_evidence';
+  const v = q.type === 'single' || q.type === 'multiple' ? a.choices.join(' + ') : String(a.value);
+  return `${correct(q, a) ? '**' : ''}${v}${correct(q, a) ? '**' : ''} (${a.confidence.toFixed(2)})`;
+};
+
+export function renderPanels(r: PanelReport): string {
+  const out: string[] = [SECTION, ''];
+  out.push(
+    `\`${r.command}\` (eval/panels.ts), ${r.date}, on ${r.machine}. Offline engine (\`GroundedEngine.answerQuestion\`,`,
+    `src/engines/grounded-questions.ts), minds built in-process from ${r.interviews} transcripts of \`${r.dir}\`; questions:`,
+    `\`${r.questionsFile}\`: ${r.onTopic} on-topic questions over ${r.files} interviews (${Object.entries(r.types).map(([t, n]) => `${n} ${t}`).join(', ')}),`,
+    `each with its expected answer and the quote of the guest's turn that holds it, and ${r.offTopicQuestions} off-topic questions asked of`,
+    `every mind. *Held-out passage*: the mind is built from the transcript without the guest's turn that holds the quote (the`,
+    `answer survives only if they said it again elsewhere); *whole transcript*: the upper bound. Run time: ${r.seconds.toFixed(0)} s.`,
+    '',
+  );
+  out.push('| condition | questions | answered (coverage) | no_evidence | accuracy where answered | accuracy over all | likert within ±1 | off-topic no_evidence |');
+  out.push('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const c of r.conditions) {
+    out.push(
+      `| ${c.name} | ${c.questions} | ${c.answered} (${pct(c.answered, c.questions)}) | ${pct(c.questions - c.answered, c.questions)} | **${pct(c.right, c.answered)}** | ${pct(c.right, c.questions)} | ${c.likertWithinOne} of ${c.likertAnswered} | ${c.offTopicDeclined} of ${c.offTopic} (${pct(c.offTopicDeclined, c.offTopic)}) |`,
+    );
+  }
+  out.push(`| baseline: majority answer (always answers) | ${r.onTopic} | ${r.onTopic} (100%) | 0% | ${pct(r.majority * r.onTopic, r.onTopic)} | ${pct(r.majority * r.onTopic, r.onTopic)} | – | 0% |`);
+  out.push(`| baseline: random option (always answers) | ${r.onTopic} | ${r.onTopic} (100%) | 0% | ${pct(r.random * r.onTopic, r.onTopic)} | ${pct(r.random * r.onTopic, r.onTopic)} | – | 0% |`);
+  out.push('');
+  out.push('By type (answered / right of questions):', '');
+  out.push(`| type | ${r.conditions.map((c) => c.name).join(' | ')} |`);
+  out.push(`|---|${r.conditions.map(() => '---:').join('|')}|`);
+  for (const type of Object.keys(r.types)) {
+    const cells = r.conditions.map((c) => {
+      const e = c.byType.find((b) => b.type === type);
+      return e ? `${e.answered} answered of ${e.n}, ${e.right} right (${pct(e.right, e.answered)})` : '–';
+    });
+    out.push(`| ${type} | ${cells.join(' | ')} |`);
+  }
+  out.push('');
+  const answerMs = (r.panel.ms - r.panel.buildMs) / r.panel.answers;
+  const buildMs = r.panel.buildMs / r.panel.minds;
+  const per100x50 = answerMs * 5000 + buildMs * 100;
+  out.push(
+    `**Speed** (one process, one core). Over the evaluation's answers: ${r.msPerAnswer.toFixed(2)} ms per answer on average (slowest`,
+    `${r.maxMs.toFixed(1)} ms), minds of ${r.meanSentences.toFixed(0)} sentences on average. As a panel runs — every whole mind built once, then`,
+    `asked every question (${r.panel.minds} minds × ${r.panel.questions} questions, ${r.panel.answers} answers): ${(r.panel.ms / 1000).toFixed(2)} s in all, ${buildMs.toFixed(0)} ms per mind built`,
+    `and ${answerMs.toFixed(2)} ms per answer, so 100 minds × 50 questions ≈ ${(per100x50 / 1000).toFixed(1)} s at these rates.`,
+    '',
+    `**Thresholds** (\`TYPED_THRESHOLDS\`): declineBelow ${r.thresholds.declineBelow}, optionSupport ${r.thresholds.optionSupport}, optionMargin`,
+    `${r.thresholds.optionMargin}, multipleSupport ${r.thresholds.multipleSupport}, minStance ${r.thresholds.minStance}. They were calibrated on these same`,
+    'questions (`npm run eval:panels -- --sweep` prints the grid), so the figures above are in-sample, not a test on unseen questions.',
+    '',
+    'Baselines, over the same on-topic questions and always answering: *majority* gives each question the answer most often',
+    'expected among the other questions of its type (leave-one-out) when it is allowed there, else the first option or the',
+    "scale's midpoint; *random* is the expected accuracy of a uniform option, non-empty subset or scale point (0 on number",
+    'questions, which have no finite set to draw from).',
+    '',
+    ...reading(r),
+    '<details><summary>Every on-topic question</summary>',
+    '',
+    '| id | type | expected | held-out passage | whole transcript |',
+    '|---|---|---|---|---|',
+    ...r.rows.map(({ q, held, full }) => `| ${q.id} | ${q.type} | ${shown(q.expected)} | ${answerText(q, held)} | ${answerText(q, full)} |`),
+    '',
+    '</details>',
+    '',
+  );
+  return out.join('\n');
+}
+
+/** What the figures say (the same wording on every run; the numbers are this run's). */
+function reading(r: PanelReport): string[] {
+  const [held, whole] = r.conditions;
+  if (!held || !whole) return [];
+  const n = (c: ConditionResult, type: string) => c.byType.find((b) => b.type === type) ?? { n: 0, answered: 0, right: 0 };
+  const hn = n(held, 'number');
+  return [
+    `**Reading the figures.** With the whole transcript the offline engine answers ${pct(whole.answered, whole.questions)} of the on-topic`,
+    `questions and ${pct(whole.right, whole.answered)} of those answers are right (majority baseline ${pct(r.majority * r.onTopic, r.onTopic)}, random ${pct(r.random * r.onTopic, r.onTopic)}):`,
+    'options and numbers the person states are found; likert is the weak type (wink-nlp sentiment of spoken sentences is',
+    'mild and mixed, so "I love podcasting" may land on 4 of 5 and "I hate public speaking" is outweighed by the same',
+    "answer's \"I do really enjoy it\"); the misses among single choices are options named in the same passage as the right one",
+    '("born in Rome … moved to Vienna", a company name said elsewhere). With the held-out passage removed the right answer is',
+    `mostly gone, and the honest outcome is no_evidence (${pct(held.questions - held.answered, held.questions)}); where it still answers it is right only`,
+    `${pct(held.right, held.answered)} of the time, ${held.right / Math.max(1, held.answered) < r.majority ? 'below' : 'hardly above'} the majority baseline: ${hn.answered} of those answers are numbers (${hn.right} right), another number`,
+    'of the same unit about a nearby subject ("15 years ago I decided…" for "how many years did you run your own business").',
+    'So typed answers are as good as what the person said on the subject: they read it back, they do not infer it. The',
+    `off-topic questions end in no_evidence ${pct(held.offTopicDeclined, held.offTopic)} of the time; the misses are a likert question whose subject words`,
+    'occur in other senses ("growing" a business for growing vegetables) and "Real Madrid" matched by "real" near a word close to',
+    '"Madrid" in meaning.',
+    '',
+  ];
+}
+
+/** Replaces the section in the file (or appends it): everything from its heading to the next `## ` heading. */
+export function writeSection(file: string, section: string): void {
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  fs.writeFileSync(file, withSection(text, section));
+}
+
+export function withSection(text: string, section: string): string {
+  const at = text.indexOf(`\n${SECTION}\n`);
+  const body = section.endsWith('\n') ? section : `${section}\n`;
+  if (at < 0) return `${text.replace(/\n*$/, '\n\n')}${body}`;
+  const next = text.indexOf('\n## ', at + SECTION.length + 2);
+  return `${text.slice(0, at + 1)}${body}${next >= 0 ? `\n${text.slice(next + 1)}` : ''}`;
+}
+
+/** The section as it stands in a report, to carry over when another eval rewrites the file (or ''). */
+export function sectionOf(text: string): string {
+  const at = text.indexOf(`\n${SECTION}\n`);
+  if (at < 0) return '';
+  const next = text.indexOf('\n## ', at + SECTION.length + 2);
+  return text.slice(at + 1, next >= 0 ? next + 1 : undefined);
+}

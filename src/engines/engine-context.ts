@@ -1,0 +1,28 @@
+/**
+ * What both ports of an engine share — the evidence an answer rests on, and the profile and
+ * reflections an engine may ask for — apart from `types.ts` so that the typed-question port
+ * (`questions.ts`) and the `Engine` port can use them without importing each other.
+ */
+import type { MindProfile } from '../memory/profile-merge.ts';
+
+export interface EvidenceItem {
+  text: string;
+  speaker: string | null;
+  snapshotId: string;
+  start?: number;
+  end?: number;
+  page?: number;
+  score: number;
+}
+
+export interface Reflection {
+  snapshotId: string;
+  expert: string;
+  text: string;
+}
+
+/** What the LLM engine gets besides memories: the merged profile and the experts' reflections. */
+export interface EngineContext {
+  profile: MindProfile;
+  reflections: Reflection[];
+}
