@@ -79,7 +79,7 @@ async function follow(client: MindsimClient, created: Panel, timeoutMs: number):
   process.once('SIGINT', onSigint);
   try {
     progress.update(created);
-    return await client.panels.wait(created.id, { timeoutMs, signal: stop.signal, onProgress: (p) => progress.update(p) });
+    return await client.panels.wait(created.id, { timeoutMs, maxIntervalMs: 2_000, signal: stop.signal, onProgress: (p) => progress.update(p) });
   } catch (err) {
     progress.stop();
     if (stop.signal.aborted) {

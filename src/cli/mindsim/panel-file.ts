@@ -43,6 +43,7 @@ const FileObject = z.strictObject({ name: z.string().optional(), questions: Ques
 
 /** `questions.2.type` → `question 3, type`. */
 function where(issuePath: readonly PropertyKey[]): string {
+  if (issuePath.length === 1 && issuePath[0] === 'questions') return 'questions';
   const parts = issuePath[0] === 'questions' ? issuePath.slice(1) : [...issuePath];
   const [first, ...rest] = parts;
   const head = typeof first === 'number' ? `question ${first + 1}` : first !== undefined ? String(first) : '';
