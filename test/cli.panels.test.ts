@@ -305,6 +305,7 @@ describe('while a panel waits for the worker', () => {
     assert.match(out, /panel \|[░]+\| 0\/5 answers · 0\/1 minds · queued/);
     assert.match(out, /panel \|█+\| 5\/5 answers · 1\/1 minds · completed/);
     assert.match(out, /Wrote 5 answers \(CSV\) to tty\.csv/);
+    assert.match(out, /Tag startup\S*: every mind carries it \(the results above\)/, 'a tag every mind carries is not repeated');
   });
 });
 

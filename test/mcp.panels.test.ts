@@ -149,9 +149,10 @@ describe('panel tools over stdio (mindsim mcp)', () => {
   it('run_panel and get_panel through the SDK answer the same view as /mcp', async () => {
     const [stdio, http] = await Promise.all([stdioClient(srv, 'test'), connect()]);
     try {
-      const view = await call(stdio, 'run_panel', { questions: QUESTIONS.slice(1), mindIds: [minds.startup], selectedSimulationModel: 'mind-reasoner-standard' });
+      const view = await call(stdio, 'run_panel', { questions: QUESTIONS.slice(1), tags: ['startup'], selectedSimulationModel: 'mind-reasoner-standard' });
       assert.equal(view.panel.status, 'completed');
-      assert.deepEqual(view.panel.selection, { mindIds: [minds.startup] });
+      assert.deepEqual(view.panel.selection, { tags: ['startup'] });
+      assert.deepEqual(view.segments, [{ tag: 'startup', minds: 1, sameAsPanel: true }], 'a tag every mind carries is not repeated');
       assert.equal(resultOf(view, 'coffee').mean, 2);
       const args = { panelId: view.panel.id, includeAnswers: 10 };
       const [viaStdio, viaHttp] = await Promise.all([call(stdio, 'get_panel', args), call(http, 'get_panel', args)]);

@@ -192,7 +192,16 @@ export function panelView(p: PanelShape) {
     },
     summary: (p.results ?? []).map(summaryLine),
     results: (p.results ?? []).map(compactResult),
-    ...(p.segments?.length ? { segments: p.segments.map((s) => ({ tag: s.tag, minds: s.minds, summary: s.questions.map(summaryLine), results: s.questions.map(compactResult) })) } : {}),
+    ...(p.segments?.length
+      ? {
+          segments: p.segments.map((s) =>
+            // A tag every mind carries has the panel's own results: not repeated.
+            s.minds === p.minds
+              ? { tag: s.tag, minds: s.minds, sameAsPanel: true }
+              : { tag: s.tag, minds: s.minds, summary: s.questions.map(summaryLine), results: s.questions.map(compactResult) },
+          ),
+        }
+      : {}),
     next,
   };
 }

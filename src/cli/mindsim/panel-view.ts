@@ -29,6 +29,11 @@ export function renderResult(r: PanelQuestionResult, stream: NodeJS.WriteStream 
 export function renderResults(p: Panel, stream: NodeJS.WriteStream = process.stdout): string {
   const blocks = (p.results ?? []).map((r) => renderResult(r, stream).join('\n'));
   for (const s of p.segments ?? []) {
+    // A tag every mind carries has the panel's own results: not printed twice.
+    if (s.minds === p.minds) {
+      blocks.push(`${bold(`Tag ${s.tag}`, stream)}: every mind carries it (the results above)`);
+      continue;
+    }
     blocks.push(bold(`Tag ${s.tag} (${plural(s.minds, 'mind')})`, stream));
     for (const r of s.questions) blocks.push(renderResult(r, stream).join('\n'));
   }
