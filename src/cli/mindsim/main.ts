@@ -24,7 +24,7 @@ export function buildProgram(): Command {
     .showSuggestionAfterError()
     .addHelpText(
       'after',
-      '\nConfiguration: MINDSIM_BASE_URL and MINDSIM_API_KEY, or `mindsim login`.\nExit codes: 0 success, 1 API or network error, 2 usage error.',
+      '\nConfiguration: MINDSIM_BASE_URL and MINDSIM_API_KEY, or `mindsim login`.\nExit codes: 0 success, 1 API or network error, 2 usage error, 130 Ctrl-C while a command waits.',
     );
   const global = (): OutputOptions => program.opts<OutputOptions>();
   loginCommand(program, global);
