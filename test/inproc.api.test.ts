@@ -23,6 +23,7 @@ suites(import.meta.url, [
   'api.simulations-llm',
   'api.panels',
   'web.simulations',
+  'web.panels',
   'api.snapshot-management',
   'api.psychometrics',
 ]);

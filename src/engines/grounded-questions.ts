@@ -7,7 +7,12 @@
  *    `declineBelow` nothing they said bears on it: no_evidence.
  * 2. By type:
  *    - single: each option's support is its best sentence's weight × how well that sentence says
- *      the option (same words, or near in word-vector meaning); "yes"/"no" options are read as
+ *      the option (same words, or near in word-vector meaning; an option said across a sentence
+ *      and the one before it in the same answer counts whole) × the sentence's stance toward it:
+ *      halved when the option is what a contrast sets aside ("data instead of storytelling",
+ *      "X rather than Y", "more X than Y", "not so much X as Y") or what a negation covers ("I
+ *      never drink decaf"), and, for a question of preference, × 1.3 when the sentence says what
+ *      they prefer or enjoy ("I'd rather…", "I love…", "without question"); "yes"/"no" options are read as
  *      the sentences that address the question, without or with a negation; "both" wins when the
  *      two best other options are both supported. The best option must be supported
  *      (`optionSupport`) and ahead of the next by `optionMargin`, else no_evidence.
@@ -26,8 +31,8 @@
  */
 import type { MindMemory } from '../memory/mind-memory.ts';
 import { askedUnit, statedNumbers, TIME_UNITS, type AskedUnit, type StatedNumber } from '../memory/numbers.ts';
-import { PhraseMatcher, questionPassages, type QuestionPassages } from '../memory/question-evidence.ts';
-import { asksNegatively, isNegated, labelsDescend, sentenceSentiment } from '../memory/stance.ts';
+import { PhraseMatcher, questionPassages, wordsOfText, type QuestionPassages, type SentenceWord } from '../memory/question-evidence.ts';
+import { asksNegatively, isNegated, labelsDescend, sentenceSentiment, stanceParts } from '../memory/stance.ts';
 import { passageEvidence, round3 } from './evidence.ts';
 import { tidy } from './grounded-analysis.ts';
 import type { Question, TypedAnswer } from './questions.ts';
@@ -82,6 +87,8 @@ interface Prepared {
   topic: PhraseMatcher;
   descending: boolean;
   negative: boolean;
+  /** The question asks what the person prefers or how they judge something ("Would you rather…", "Which do you enjoy more?"). */
+  evaluative: boolean;
 }
 
 const preparedCache = new Map<string, Prepared>();
@@ -109,11 +116,15 @@ function prepare(q: Question): Prepared {
     topic: new PhraseMatcher(topicOf(q.text, unit)),
     descending: labelsDescend(q.scale?.labels),
     negative: asksNegatively(q.text),
+    evaluative: EVALUATIVE_RE.test(q.text),
   };
   if (preparedCache.size >= PREPARED_CACHE) preparedCache.clear();
   preparedCache.set(key, prepared);
   return prepared;
 }
+
+/** A question about the person's preference or judgement rather than a fact. */
+const EVALUATIVE_RE = /\b(?:prefer\w*|rather|favou?rite|like|love|enjoy|better|best|worse|worst|want|should|choose|opinion|feel|think|believe|focus|aim|important)\b/i;
 
 /** Words that frame a question rather than name its subject: "how many", its unit, a stance verb. */
 const FRAMING_RE = /\b(?:how\s+(?:many|much|long|old)|enjoy|like|love|hate|dislike|prefer|care|value|agree|disagree|important|happy|satisfied|interested|excited|worried|fond|feel)\b/gi;
@@ -164,17 +175,39 @@ interface Support {
   doc: number;
 }
 
+/** single/multiple: a sentence whose stance marks an option as set aside ("X instead of Y", "I never…") counts for Y this much. */
+const SET_ASIDE = 0.5;
+/** single/multiple, a question of preference: a sentence saying what the person prefers or enjoys counts this much more. */
+const PREFERS = 1.3;
+
+/**
+ * Each option's support: its best sentence's weight × how well that sentence (or it with the
+ * sentence before it in the same answer, for an option said across two) says the option × the
+ * sentence's stance toward it (`stanceToward`). "yes"/"no": the sentences that address the
+ * question, without or with a negation.
+ */
 function supportOf(mind: MindMemory, p: Prepared, found: QuestionPassages, t: Readonly<TypedThresholds>): Support[] {
   const docs = readDocs(found);
   const subject = new Map(docs.map(([d]) => [d, p.subject.match(mind, d)]));
   const scored = p.options.map((o): Support => {
     let score = 0;
     let doc = -1;
-    for (const [d, w] of docs) {
-      const text = mind.memories[d]?.text ?? '';
-      const m =
-        o.kind === 'words' ? o.matcher.match(mind, d) : o.kind === 'yes' ? (subject.get(d) ?? 0) * (isNegated(text) ? 0 : 1) : o.kind === 'no' ? (subject.get(d) ?? 0) * (isNegated(text) ? 1 : 0) : 0;
-      if (w * m > score) [score, doc] = [w * m, d];
+    const consider = (d: number, s: number): void => {
+      if (s > score) [score, doc] = [s, d];
+    };
+    if (o.kind === 'words') {
+      const words = new Map(docs.map(([d]) => [d, o.matcher.wordMatches(mind, d)]));
+      for (const [d, w] of docs) {
+        const own = words.get(d) ?? [];
+        const alone = o.matcher.score(own);
+        // An option said across two sentences of one answer ("Remote, without question. I've worked from home…").
+        const prev = mind.answerFirst[d - 1] === mind.answerFirst[d] ? words.get(d - 1) : undefined;
+        const joined = prev ? o.matcher.score(own.map((x, i) => Math.max(x, prev[i] ?? 0))) : 0;
+        if (joined > alone) consider(d, w * joined * Math.max(stanceToward(mind, d, o.matcher, p.evaluative), stanceToward(mind, d - 1, o.matcher, p.evaluative)));
+        else if (alone > 0) consider(d, w * alone * stanceToward(mind, d, o.matcher, p.evaluative));
+      }
+    } else if (o.kind === 'yes' || o.kind === 'no') {
+      for (const [d, w] of docs) if ((o.kind === 'no') === isNegated(mind.memories[d]?.text ?? '')) consider(d, w * (subject.get(d) ?? 0));
     }
     return { text: o.text, score, doc };
   });
@@ -185,6 +218,41 @@ function supportOf(mind: MindMemory, p: Prepared, found: QuestionPassages, t: Re
     if (o.kind === 'both' && first && second && second.score >= t.optionSupport) scored[i] = { text: o.text, score: second.score + t.optionMargin * 1.5, doc: second.doc };
   });
   return scored;
+}
+
+/** A sentence that says what the person prefers or enjoys ("I'd rather…", "I love…", "without question"). */
+const PREFERS_RE = /\b(?:(?:I'd|I\s+would)\s+(?:much\s+)?rather|prefer\w*|I\s+(?:really\s+)?(?:love|enjoy|like)|favou?rite|without\s+(?:a\s+)?(?:question|doubt))\b/i;
+
+/** Per mind, each sentence's stance parts (memory/stance.ts) with their words, read once. */
+const partsCache = new WeakMap<MindMemory, Map<number, Array<{ words: SentenceWord[]; polarity: number }>>>();
+
+function partsOf(mind: MindMemory, doc: number): Array<{ words: SentenceWord[]; polarity: number }> {
+  let perMind = partsCache.get(mind);
+  if (!perMind) partsCache.set(mind, (perMind = new Map()));
+  let parts = perMind.get(doc);
+  if (!parts) {
+    parts = stanceParts(mind.memories[doc]?.text ?? '').map((x) => ({ words: wordsOfText(x.text, mind.semantic !== null), polarity: x.polarity }));
+    perMind.set(doc, parts);
+  }
+  return parts;
+}
+
+/**
+ * How a sentence that names an option stands toward it, as a multiplier of its support: the
+ * option said on the side a contrast sets aside, or under a negation (memory/stance.ts), and not
+ * more on a preferred side → SET_ASIDE; for a question of preference, a sentence saying what the
+ * person prefers or enjoys → PREFERS. Else 1.
+ */
+function stanceToward(mind: MindMemory, doc: number, matcher: PhraseMatcher, evaluative: boolean): number {
+  let preferred = 0;
+  let setAside = 0;
+  for (const part of partsOf(mind, doc)) {
+    const m = matcher.score(matcher.wordMatchesIn(part.words));
+    if (part.polarity > 0) preferred = Math.max(preferred, m);
+    else setAside = Math.max(setAside, m);
+  }
+  if (setAside > 0 && setAside >= preferred) return SET_ASIDE;
+  return evaluative && PREFERS_RE.test(mind.memories[doc]?.text ?? '') ? PREFERS : 1;
 }
 
 function choose(mind: MindMemory, q: Question, p: Prepared, found: QuestionPassages, t: Readonly<TypedThresholds>): TypedAnswer {

@@ -15,6 +15,7 @@ import { keyPages } from './routes/keys.ts';
 import { mindPages } from './routes/minds.ts';
 import { conversationPages } from './routes/conversations.ts';
 import { mindDetailPages } from './routes/mind.ts';
+import { panelPages } from './routes/panels.ts';
 import { usagePages } from './routes/usage.ts';
 import { webhookPages } from './routes/webhooks.ts';
 import type { WebSettings } from './settings.ts';
@@ -81,6 +82,7 @@ function sessionPages(s: Services, web: WebSettings) {
     await app.register(mindPages(s));
     await app.register(mindDetailPages(s));
     await app.register(conversationPages(s));
+    await app.register(panelPages(s));
     await app.register(webhookPages(s));
     await app.register(usagePages(s));
     await app.register(accountPages(s, attempts));

@@ -195,7 +195,16 @@ export function cases(w: World): Record<string, Arbitrary<Case>> {
     'DELETE /api/public/v1/simulations/:simulationId': simulationIds
       .filter((id) => id !== w.b.simulationId)
       .map((id) => ({ method: 'DELETE', url: `${API}/simulations/${enc(id)}`, headers: auth, ids: [id] })),
-    'POST /api/public/v1/panels': fc.tuple(jsonBody(valid(CreatePanelBody, panelBody), nearValid(CreatePanelBody, panelBody)), jsonTypes).map(([body, type]) => ({
+    'POST /api/public/v1/panels': fc
+      .tuple(
+        fc.oneof(
+          // B's own mind and questions that fit their types: the success path is reached, not only the 400s.
+          { weight: 1, arbitrary: fc.constant({ json: { mindIds: [w.b.mindId], questions: [{ text: 'Do you run?', type: 'single', options: ['Yes', 'No'] }, { text: 'Why?', type: 'open' }] } as unknown }) },
+          { weight: 4, arbitrary: jsonBody(valid(CreatePanelBody, panelBody), nearValid(CreatePanelBody, panelBody)) },
+        ),
+        jsonTypes,
+      )
+      .map(([body, type]) => ({
       method: 'POST', url: `${API}/panels`, headers: { ...auth, ...withType(body, type) }, body, ids: idsIn(body, 'mindIds'),
     })),
     'GET /api/public/v1/panels': fc

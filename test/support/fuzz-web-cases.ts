@@ -31,6 +31,8 @@ export function webCases(w: World, session: Session): Record<string, Arbitrary<C
     }));
   const page = (url: (id: string) => string) => ids.any.map((id): Case => ({ method: 'GET', url: url(enc(id)), headers: { cookie: session.cookie }, ids: [id] }));
   const str = (n: number) => nastyString(n).map(String);
+  const panelIds = fc.oneof(fc.constantFrom(w.a.panelId, w.b.panelId), ids.any);
+  const panelPage = (url: (id: string) => string) => panelIds.map((id): Case => ({ method: 'GET', url: url(enc(id)), headers: { cookie: session.cookie }, ids: [id] }));
 
   return {
     'POST /minds/:mindId/uploads': json((id) => `/minds/${id}/uploads`, fc.record({ fileName: text(300), contentType: text(300) }, { requiredKeys: [] })),
@@ -66,6 +68,41 @@ export function webCases(w: World, session: Session): Record<string, Arbitrary<C
     'GET /minds/:mindId/conversations/:simulationId': fc
       .tuple(ids.mind, fc.oneof(fc.constantFrom(w.a.simulationId, w.b.simulationId), ids.any))
       .map(([m, id]): Case => ({ method: 'GET', url: `/minds/${enc(m)}/conversations/${enc(id)}`, headers: { cookie: session.cookie }, ids: [m, id] })),
+    'GET /panels': fc
+      .oneof(str(20), fc.constantFrom('1', '2', '0', '-1', '1e9', ''))
+      .map((p): Case => ({ method: 'GET', url: `/panels?page=${enc(p)}`, headers: { cookie: session.cookie }, ids: [] })),
+    'GET /panels/new': fc.constant({ method: 'GET', url: '/panels/new', headers: { cookie: session.cookie }, ids: [] }),
+    'POST /panels': fc
+      .tuple(
+        fc.oneof(fc.constantFrom(w.a.mindId, w.b.mindId), ids.any),
+        fc.record(
+          {
+            name: str(300),
+            tags: fc.oneof(str(200), fc.constantFrom('Tag of A', 'fuzzed', '')),
+            questions: fc.oneof(str(300), fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)), fc.constant('[{"text":"Do you run?","type":"single","options":["Yes","No"]}]')),
+            model: fc.oneof(fc.constantFrom('mind-reasoner-standard', 'mind-reasoner-pro'), str(30)),
+          },
+          { requiredKeys: [] },
+        ),
+      )
+      .map(([mindId, f]): Case => ({
+        method: 'POST',
+        url: '/panels',
+        headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: { raw: new URLSearchParams({ _csrf: session.csrf, mindIds: mindId, ...f }).toString() },
+        ids: [mindId],
+      })),
+    'GET /panels/:panelId': panelPage((id) => `/panels/${id}`),
+    'GET /panels/:panelId/live': panelPage((id) => `/panels/${id}/live`),
+    'GET /panels/:panelId/delete': panelPage((id) => `/panels/${id}/delete`),
+    'GET /panels/:panelId/answers': fc
+      .tuple(
+        panelIds,
+        fc.record({ questionId: fc.oneof(fc.constantFrom('remote', 'coffee'), str(70)), option: fc.oneof(fc.constantFrom('Yes', 'No'), str(210)), value: fc.oneof(fc.constantFrom('2', '1e400', 'NaN', '-0'), str(20)), status: fc.oneof(fc.constantFrom('answered', 'no_evidence'), str(20)), mindId: fc.oneof(fc.constantFrom(w.a.mindId, w.b.mindId), str(40)), page: str(12) }, { requiredKeys: [] }),
+      )
+      .map(([id, q]): Case => ({ method: 'GET', url: `/panels/${enc(id)}/answers?${new URLSearchParams(q as Record<string, string>).toString()}`, headers: { cookie: session.cookie }, ids: [id] })),
+    'POST /panels/:panelId/cancel': form(panelIds.map((id) => ({ url: `/panels/${enc(id)}/cancel`, ids: [id] })), fc.constant({})),
+    'POST /panels/:panelId/delete': form(panelIds.filter((id) => id !== w.b.panelId).map((id) => ({ url: `/panels/${enc(id)}/delete`, ids: [id] })), fc.constant({})),
     'GET /minds': fc
       .tuple(str(300), fc.option(fc.oneof(str(120), fc.constantFrom('Tag of A', 'fuzzed'))))
       .map(([c, tag]) => ({ method: 'GET', url: `/minds?cursor=${enc(c)}${tag === null ? '' : `&tag=${enc(tag)}`}`, headers: { cookie: session.cookie }, ids: [] })),
