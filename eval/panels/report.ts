@@ -135,6 +135,21 @@ function reading(r: PanelReport): string[] {
     'occur in other senses ("growing" a business for growing vegetables) and "Real Madrid" matched by "real" near a word close to',
     '"Madrid" in meaning.',
     '',
+    '**Single choice by stance, not mention** (2026-11-23). Ten single-choice questions were added where the person clearly',
+    'favours one of two options they both name (afk1-variety, afk3-insurer, afk11-enjoy, afk12-manager, ft54-growth,',
+    'ft54-networking, ft56-code, ft60-data, ft64-raising, ft65-coaching), so that choosing by mention is measured. On these 66',
+    'questions, choosing by the best sentence\'s word match alone gave: held-out 33 answered (50.0%), 39.4% right where answered;',
+    'whole transcript 48 answered (72.7%), 79.2% right (single: 11 of 14 right); off-topic no_evidence 96.0%. Now an option',
+    'said across two sentences of one answer counts whole, a sentence that sets the option aside (the far side of "instead of",',
+    '"rather than", "versus", "than", "not so much … as", or under a negation) counts half, and for a question of preference a',
+    'sentence saying what the person prefers or enjoys counts 1.3×: the figures above. Those two factors were chosen on these',
+    'same questions (in-sample, like the thresholds). The whole-transcript gain is real but small (four of the ten new questions',
+    'now right, one wrong answer now no_evidence); held-out changes are within noise (one right answer lost, one new wrong',
+    'answer). Tried and dropped: summing or soft-maxing (noisy-or) an option\'s support over sentences (both options of a',
+    'passage gain, margins shrink: −8 answered whole), a boost for the answer\'s lead sentence (fewer answered, no more right),',
+    'a bonus for the preferred side of a contrast, and wink-nlp sentence sentiment as the stance ("offices are built for',
+    'visibility, not for focus" reads +0.5; fewer right).',
+    '',
   ];
 }
 

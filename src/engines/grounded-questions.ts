@@ -7,7 +7,12 @@
  *    `declineBelow` nothing they said bears on it: no_evidence.
  * 2. By type:
  *    - single: each option's support is its best sentence's weight × how well that sentence says
- *      the option (same words, or near in word-vector meaning); "yes"/"no" options are read as
+ *      the option (same words, or near in word-vector meaning; an option said across a sentence
+ *      and the one before it in the same answer counts whole) × the sentence's stance toward it:
+ *      halved when the option is what a contrast sets aside ("data instead of storytelling",
+ *      "X rather than Y", "more X than Y", "not so much X as Y") or what a negation covers ("I
+ *      never drink decaf"), and, for a question of preference, × 1.3 when the sentence says what
+ *      they prefer or enjoy ("I'd rather…", "I love…", "without question"); "yes"/"no" options are read as
  *      the sentences that address the question, without or with a negation; "both" wins when the
  *      two best other options are both supported. The best option must be supported
  *      (`optionSupport`) and ahead of the next by `optionMargin`, else no_evidence.
@@ -25,64 +30,19 @@
  * reading are prepared once and remembered. Deterministic.
  */
 import type { MindMemory } from '../memory/mind-memory.ts';
-import { askedUnit, statedNumbers, TIME_UNITS, type AskedUnit, type StatedNumber } from '../memory/numbers.ts';
-import { PhraseMatcher, questionPassages, type QuestionPassages } from '../memory/question-evidence.ts';
-import { asksNegatively, isNegated, labelsDescend, sentenceSentiment } from '../memory/stance.ts';
-import { passageEvidence, round3 } from './evidence.ts';
-import { tidy } from './grounded-analysis.ts';
+import { askedUnit, TIME_UNITS, type AskedUnit } from '../memory/numbers.ts';
+import { PhraseMatcher, questionPassages } from '../memory/question-evidence.ts';
+import { asksNegatively, labelsDescend } from '../memory/stance.ts';
+import { choose } from './grounded-choices.ts';
+import { answered, noEvidence, TYPED_THRESHOLDS, type Prepared, type TypedThresholds } from './grounded-question-parts.ts';
+import { likert, numberAnswer } from './grounded-scales.ts';
 import type { Question, TypedAnswer } from './questions.ts';
 
-/**
- * The thresholds of the no_evidence rule, calibrated on the panel questions (`npm run eval:panels`,
- * EVAL.md): `declineBelow`, the retrieval confidence under which nothing the person said bears on
- * the question; single: the best option's support must reach `optionSupport` and lead the next
- * option's by `optionMargin`; multiple: each option chosen has at least `multipleSupport`; likert:
- * a weighted sentiment weaker than `minStance` is no stance.
- */
-export interface TypedThresholds {
-  declineBelow: number;
-  optionSupport: number;
-  optionMargin: number;
-  multipleSupport: number;
-  minStance: number;
-}
-
-export const TYPED_THRESHOLDS: Readonly<TypedThresholds> = {
-  declineBelow: 0.2,
-  optionSupport: 0.35,
-  optionMargin: 0.1,
-  multipleSupport: 0.45,
-  minStance: 0.05,
-};
-/** likert: a sentence addresses the question when it says this much of its subject words (stance verbs aside). */
-const ADDRESSES = 0.5;
-/** likert: sentiment (mostly within ±0.5 for spoken sentences) × this spans the scale. */
-const LIKERT_GAIN = 3;
-/** number: the sentence says at least this much of the question's subject words. */
-const NUMBER_TOPIC = 0.5;
-/** multiple: an option chosen has at least this share of the best option's support. */
-const MULTIPLE_SHARE = 0.75;
-/** number: a unit word this near the asked one in meaning counts ("employees" for "people"). */
-const UNIT_COSINE = 0.6;
-
-export const NO_EVIDENCE_SAYING = "I haven't talked about that, so I can't say.";
-export const UNDECIDED_SAYING = "I've talked around this, but nothing I've said settles it.";
+export { NO_EVIDENCE_SAYING, TYPED_THRESHOLDS, UNDECIDED_SAYING, type TypedThresholds } from './grounded-question-parts.ts';
 
 const YES = /^(yes|yeah|yep|true|agree)$/i;
 const NO = /^(no|nope|false|disagree|never)$/i;
 const BOTH = /^(both|all of (the|these|them)( above)?|all (three|of them))$/i;
-
-interface Prepared {
-  scenario: string;
-  subject: PhraseMatcher;
-  options: Array<{ text: string; kind: 'yes' | 'no' | 'both' | 'words'; matcher: PhraseMatcher }>;
-  unit: AskedUnit;
-  unitMatchers: PhraseMatcher[];
-  /** The question's subject words, without its unit, asking words and stance verbs ("How many years have you been married?" → married). */
-  topic: PhraseMatcher;
-  descending: boolean;
-  negative: boolean;
-}
 
 const preparedCache = new Map<string, Prepared>();
 const PREPARED_CACHE = 1000;
@@ -109,11 +69,15 @@ function prepare(q: Question): Prepared {
     topic: new PhraseMatcher(topicOf(q.text, unit)),
     descending: labelsDescend(q.scale?.labels),
     negative: asksNegatively(q.text),
+    evaluative: EVALUATIVE_RE.test(q.text),
   };
   if (preparedCache.size >= PREPARED_CACHE) preparedCache.clear();
   preparedCache.set(key, prepared);
   return prepared;
 }
+
+/** A question about the person's preference or judgement rather than a fact. */
+const EVALUATIVE_RE = /\b(?:prefer\w*|rather|favou?rite|like|love|enjoy|better|best|worse|worst|want|should|choose|opinion|feel|think|believe|focus|aim|important)\b/i;
 
 /** Words that frame a question rather than name its subject: "how many", its unit, a stance verb. */
 const FRAMING_RE = /\b(?:how\s+(?:many|much|long|old)|enjoy|like|love|hate|dislike|prefer|care|value|agree|disagree|important|happy|satisfied|interested|excited|worried|fond|feel)\b/gi;
@@ -140,128 +104,6 @@ export function answerTyped(mind: MindMemory, question: Question, t: Readonly<Ty
     case 'open':
       return answered(mind, found, found.passages[0]?.[0] ?? -1, [], null, found.confidence);
   }
-}
-
-function noEvidence(confidence: number, saying = NO_EVIDENCE_SAYING): TypedAnswer {
-  return { status: 'no_evidence', choices: [], value: null, saying, confidence: round3(confidence), evidence: [] };
-}
-
-/** An answer resting on the passage that holds `decisive` (its saying), the other passages read after it. */
-function answered(mind: MindMemory, found: QuestionPassages, decisive: number, choices: string[], value: number | null, confidence: number): TypedAnswer {
-  const at = Math.max(0, found.passages.findIndex((docs) => docs.includes(decisive)));
-  const ordered = [found.passages[at] ?? [], ...found.passages.filter((_, i) => i !== at)].filter((docs) => docs.length > 0);
-  const saying = (ordered[0] ?? []).map((d) => tidy(mind.memories[d]?.text ?? '')).join(' ');
-  const evidence = ordered.map((docs) => passageEvidence(mind, found.relevance, docs));
-  return { status: 'answered', choices, value, saying, confidence: round3(Math.min(0.95, Math.max(0, confidence))), evidence };
-}
-
-/** Sentences read, heaviest first (ties in doc order). */
-const readDocs = (found: QuestionPassages): Array<[number, number]> => [...found.weight].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-
-interface Support {
-  text: string;
-  score: number;
-  doc: number;
-}
-
-function supportOf(mind: MindMemory, p: Prepared, found: QuestionPassages, t: Readonly<TypedThresholds>): Support[] {
-  const docs = readDocs(found);
-  const subject = new Map(docs.map(([d]) => [d, p.subject.match(mind, d)]));
-  const scored = p.options.map((o): Support => {
-    let score = 0;
-    let doc = -1;
-    for (const [d, w] of docs) {
-      const text = mind.memories[d]?.text ?? '';
-      const m =
-        o.kind === 'words' ? o.matcher.match(mind, d) : o.kind === 'yes' ? (subject.get(d) ?? 0) * (isNegated(text) ? 0 : 1) : o.kind === 'no' ? (subject.get(d) ?? 0) * (isNegated(text) ? 1 : 0) : 0;
-      if (w * m > score) [score, doc] = [w * m, d];
-    }
-    return { text: o.text, score, doc };
-  });
-  // "both": the two best other options, each supported.
-  const others = scored.filter((_, i) => p.options[i]?.kind !== 'both').sort((a, b) => b.score - a.score);
-  const [first, second] = others;
-  p.options.forEach((o, i) => {
-    if (o.kind === 'both' && first && second && second.score >= t.optionSupport) scored[i] = { text: o.text, score: second.score + t.optionMargin * 1.5, doc: second.doc };
-  });
-  return scored;
-}
-
-function choose(mind: MindMemory, q: Question, p: Prepared, found: QuestionPassages, t: Readonly<TypedThresholds>): TypedAnswer {
-  const support = supportOf(mind, p, found, t);
-  const ranked = [...support].sort((a, b) => b.score - a.score || support.indexOf(a) - support.indexOf(b));
-  const best = ranked[0];
-  if (!best) return noEvidence(0);
-  if (q.type === 'multiple') {
-    const chosen = support.filter((s) => s.score >= t.multipleSupport && s.score >= best.score * MULTIPLE_SHARE);
-    if (chosen.length === 0) return noEvidence(found.confidence * best.score, UNDECIDED_SAYING);
-    const clarity = chosen.reduce((s, c) => s + c.score, 0) / chosen.length;
-    return answered(mind, found, best.doc, chosen.map((c) => c.text), null, found.confidence * Math.min(1, clarity + 0.2));
-  }
-  const margin = best.score - (ranked[1]?.score ?? 0);
-  if (best.score < t.optionSupport || margin < t.optionMargin) return noEvidence(found.confidence * best.score * Math.min(1, margin / t.optionMargin), UNDECIDED_SAYING);
-  const clarity = Math.min(1, 0.5 + (0.5 * (margin - t.optionMargin)) / t.optionMargin);
-  return answered(mind, found, best.doc, [best.text], null, found.confidence * clarity);
-}
-
-function likert(mind: MindMemory, q: Question, p: Prepared, found: QuestionPassages, t: Readonly<TypedThresholds>): TypedAnswer {
-  const scale = q.scale ?? { min: 1, max: 5 };
-  let sum = 0;
-  let total = 0;
-  let decisive = -1;
-  let strongest = 0;
-  for (const [d, w] of readDocs(found)) {
-    const addresses = (p.topic.empty ? p.subject : p.topic).match(mind, d);
-    if (addresses < ADDRESSES) continue;
-    const s = sentenceSentiment(mind, d);
-    // The sentences that say most of the question's words count most.
-    sum += w * addresses * addresses * s;
-    total += w * addresses * addresses;
-    if (Math.abs(w * addresses * s) > strongest) [strongest, decisive] = [Math.abs(w * addresses * s), d];
-  }
-  const stance = total > 0 ? sum / total : 0;
-  if (total === 0 || Math.abs(stance) < t.minStance || decisive < 0) return noEvidence(found.confidence * Math.min(1, Math.abs(stance) / t.minStance), UNDECIDED_SAYING);
-  const oriented = (p.descending ? -1 : 1) * (p.negative ? -1 : 1) * stance;
-  const half = (scale.max - scale.min) / 2;
-  const value = Math.round(Math.min(scale.max, Math.max(scale.min, scale.min + half + oriented * LIKERT_GAIN * half)));
-  return answered(mind, found, decisive, [], value, found.confidence * Math.min(1, 0.5 + Math.abs(stance)));
-}
-
-const YEAR_LIKE = (n: StatedNumber): boolean => n.digits && Number.isInteger(n.value) && n.value >= 1900 && n.value <= 2100;
-
-/** Whether a stated number is what the question counts. */
-function fits(n: StatedNumber, p: Prepared, text: string): boolean {
-  const u = p.unit;
-  if (u.year) return YEAR_LIKE(n);
-  if (u.age) return (n.after[0] === 'years' && n.after[1] === 'old') || /\b(?:was|aged?|age of|i'm|turned)\s*$/i.test(text.slice(Math.max(0, n.at - 12), n.at));
-  if (u.money) return n.money;
-  const unit = n.after[0];
-  if (p.unitMatchers.length > 0) {
-    if (!unit) return false;
-    const probe = new PhraseMatcher(n.after.slice(0, 2).join(' '));
-    return p.unitMatchers.some((m) => probe.words.some((w) => m.words.some((v) => v.stem === w.stem || (!!v.vector && !!w.vector && cos(v.vector, w.vector) >= UNIT_COSINE))));
-  }
-  if (u.duration) return unit !== undefined && TIME_UNITS.includes(unit);
-  return !YEAR_LIKE(n);
-}
-
-function cos(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let d = 0; d < a.length; d++) s += a[d]! * b[d]!;
-  return s;
-}
-
-function numberAnswer(mind: MindMemory, q: Question, p: Prepared, found: QuestionPassages): TypedAnswer {
-  const min = q.scale?.min ?? -Infinity;
-  const max = q.scale?.max ?? Infinity;
-  for (const [d, w] of readDocs(found)) {
-    // The sentence must speak of what is asked (not only name a unit): "married" for "How many years have you been married?".
-    if (!p.topic.empty && p.topic.match(mind, d) < NUMBER_TOPIC) continue;
-    const text = mind.memories[d]?.text ?? '';
-    const n = statedNumbers(text).find((x) => x.value >= min && x.value <= max && fits(x, p, text));
-    if (n) return answered(mind, found, d, [], n.value, found.confidence * (0.6 + 0.4 * w));
-  }
-  return noEvidence(found.confidence * 0.5, UNDECIDED_SAYING);
 }
 
 /** The text retrieval searches for a question: the question as the ask, its options (not yes/no/both) as context. */

@@ -10,6 +10,7 @@ import { run, type McpTransportKind } from './results.ts';
 import { registerUploadTools, type SignedUploadBackend } from './upload-tools.ts';
 import { registerMindTools, type MindReadBackend } from './mind-tools.ts';
 import { registerSimulationTools, type SimulationBackend } from './simulation-tools.ts';
+import { registerPanelTools, type PanelBackend } from './panel-tools.ts';
 
 export type { McpTransportKind } from './results.ts';
 
@@ -26,7 +27,7 @@ export interface UploadRequest {
 }
 
 /** What the tools need; one implementation per transport. */
-export interface MindsimBackend extends SignedUploadBackend, MindReadBackend, SimulationBackend {
+export interface MindsimBackend extends SignedUploadBackend, MindReadBackend, SimulationBackend, PanelBackend {
   createMind(name: string): Promise<unknown>;
   listMinds(limit: number): Promise<unknown[]>;
   uploadTranscript(req: UploadRequest): Promise<unknown>;
@@ -132,6 +133,7 @@ export function createMcpServer(backend: MindsimBackend, kind: McpTransportKind,
   registerUploadTools(server, backend, kind);
   registerSimulationTools(server, backend);
   registerMindTools(server, backend, run);
+  registerPanelTools(server, backend);
   const getProfile = backend.getProfile?.bind(backend);
   if (getProfile) {
     server.registerTool('get_profile', { description: TOOL_DESCRIPTIONS.get_profile, inputSchema: { mindId: common.mindId } }, ({ mindId }) =>

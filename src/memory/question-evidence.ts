@@ -102,8 +102,17 @@ function dot(a: Float32Array, b: Float32Array): number {
   return s0 + s1;
 }
 
+/** A content word of a sentence: its stem and unit vector. */
+export interface SentenceWord {
+  stem: string;
+  vector: Float32Array | null;
+}
+
 /** Per mind: each sentence's content words (stem and vector), read once. */
-const sentenceWords = new WeakMap<MindMemory, Map<number, Array<{ stem: string; vector: Float32Array | null }>>>();
+const sentenceWords = new WeakMap<MindMemory, Map<number, SentenceWord[]>>();
+
+/** The content words of a text (a part of a sentence), with their vectors when `semantic`. */
+export const wordsOfText = (text: string, semantic: boolean): SentenceWord[] => termTokens(text).map((t) => ({ stem: t.stem, vector: semantic ? unitVector(t.word) : null }));
 
 function wordsOf(mind: MindMemory, doc: number, semantic: boolean) {
   let perMind = sentenceWords.get(mind);
@@ -142,27 +151,44 @@ export class PhraseMatcher {
    * 0 unless more than half of a phrase's words match.
    */
   match(mind: MindMemory, doc: number): number {
-    if (this.words.length === 0) return 0;
-    const sentence = wordsOf(mind, doc, mind.semantic !== null);
-    let total = 0;
-    let got = 0;
-    let matched = 0;
-    for (const w of this.words) {
-      total += w.weight;
+    return this.score(this.wordMatches(mind, doc));
+  }
+
+  /** Each phrase word's best match in a sentence (1 for the same stem, else the cosine when ≥ MIN_COSINE, else 0). */
+  wordMatches(mind: MindMemory, doc: number): number[] {
+    return this.wordMatchesIn(wordsOf(mind, doc, mind.semantic !== null));
+  }
+
+  /** Each phrase word's best match among some words (a part of a sentence: `wordsOfText`). */
+  wordMatchesIn(sentence: readonly SentenceWord[]): number[] {
+    return this.words.map((w) => {
       let best = 0;
       for (const s of sentence) {
-        if (s.stem === w.stem) {
-          best = 1;
-          break;
-        }
+        if (s.stem === w.stem) return 1;
         if (w.vector && s.vector) {
           const c = dot(w.vector, s.vector);
           if (c >= MIN_COSINE && c > best) best = c;
         }
       }
-      got += w.weight * best;
-      if (best > 0) matched++;
-    }
+      return best;
+    });
+  }
+
+  /**
+   * The phrase's match from its words' matches (`wordMatches`, of one sentence or the best of
+   * several), weighted by rarity; 0 unless more than half of its words match.
+   */
+  score(best: readonly number[]): number {
+    if (this.words.length === 0) return 0;
+    let total = 0;
+    let got = 0;
+    let matched = 0;
+    this.words.forEach((w, i) => {
+      const b = best[i] ?? 0;
+      total += w.weight;
+      got += w.weight * b;
+      if (b > 0) matched++;
+    });
     // Most of a phrase's words must be there: "Real Madrid" is not "it's real", "red wine" not "craft beers".
     if (this.words.length > 1 && matched * 2 <= this.words.length) return 0;
     return total > 0 ? got / total : 0;

@@ -15,10 +15,12 @@ let srv: Service;
 const TOOLS = [
   'create_mind',
   'create_snapshot',
+  'get_panel',
   'get_profile',
   'get_signed_upload_url',
   'get_snapshot_status',
   'list_minds',
+  'run_panel',
   'simulate',
   'upload_file_to_signed_url',
   'upload_transcript',

@@ -305,6 +305,8 @@ function mcpCase(w: World, anyId: Arbitrary<string>): Arbitrary<Case> {
       snapshotId: fc.oneof(fc.constantFrom(w.a.snapshotId, w.b.snapshotId), anyId),
       simulationId: fc.oneof(fc.constantFrom(w.a.simulationId, w.b.simulationId), anyId),
       conversationId: fc.oneof(fc.constantFrom(w.a.simulationId, w.b.simulationId), anyId),
+      panelId: fc.oneof(fc.constantFrom(w.a.panelId, w.b.panelId), anyId),
+      includeAnswers: fc.oneof(fc.constantFrom(0, 3, 100, 101, -1), nastyString(5)),
       scenario: fc.oneof(fc.record({ message: nastyString(200) }), nastyString(20)),
       selectedSimulationModel: fc.oneof(fc.constantFrom('mind-reasoner-standard', 'mind-reasoner-pro'), nastyString(20)),
       offset: fc.oneof(fc.integer({ min: -5, max: 300 }), nastyString(5)),
@@ -326,7 +328,7 @@ function mcpCase(w: World, anyId: Arbitrary<string>): Arbitrary<Case> {
   );
   const tools = fc.constantFrom(
     'create_mind', 'list_minds', 'get_all_minds', 'search_minds', 'upload_transcript', 'get_snapshot_status', 'simulate', 'get_profile',
-    'get_signed_upload_url', 'upload_file_to_signed_url', 'create_snapshot', 'list_simulations', 'get_simulation', 'nope',
+    'get_signed_upload_url', 'upload_file_to_signed_url', 'create_snapshot', 'list_simulations', 'get_simulation', 'get_panel', 'nope',
   );
   const call = fc.tuple(tools, args).map(([name, a]) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: a } }));
   const body = fc.oneof({ weight: 4, arbitrary: call.map((json) => ({ json })) }, { weight: 1, arbitrary: invalidJson.map((raw) => ({ raw })) });
@@ -340,6 +342,8 @@ function mcpCase(w: World, anyId: Arbitrary<string>): Arbitrary<Case> {
     upload_file_to_signed_url: ['signedUrl'],
     list_simulations: ['mindId'],
     get_simulation: ['simulationId'],
+    // run_panel is not fuzzed: a well-formed call waits up to 45 s for a panel no worker runs here (test/mcp.panels.test.ts covers it).
+    get_panel: ['panelId'],
   };
   return body.map((b) => {
     const params = 'json' in b ? (b.json as { params: { name: string; arguments: Record<string, unknown> } }).params : { name: '', arguments: {} };

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { loginCommand } from './login-command.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { mindsCommands } from './minds-commands.ts';
+import { panelCommands } from './panel-commands.ts';
 import { simulateCommands } from './simulate-commands.ts';
 import { tagsCommands } from './tags-commands.ts';
 import { simulationsCommands } from './simulations-commands.ts';
@@ -23,7 +24,7 @@ export function buildProgram(): Command {
     .showSuggestionAfterError()
     .addHelpText(
       'after',
-      '\nConfiguration: MINDSIM_BASE_URL and MINDSIM_API_KEY, or `mindsim login`.\nExit codes: 0 success, 1 API or network error, 2 usage error.',
+      '\nConfiguration: MINDSIM_BASE_URL and MINDSIM_API_KEY, or `mindsim login`.\nExit codes: 0 success, 1 API or network error, 2 usage error, 130 Ctrl-C while a command waits.',
     );
   const global = (): OutputOptions => program.opts<OutputOptions>();
   loginCommand(program, global);
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   simulateCommands(program, global);
   usageCommand(program, global);
   simulationsCommands(program, global);
+  panelCommands(program, global);
   mcpCommand(program);
   return program;
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ApiError, type MindsimClient } from '@mindsim/sdk';
+import type { PanelToolRequest } from '../../mcp/panel-tools.ts';
 import type { SimulateToolRequest } from '../../mcp/simulation-tools.ts';
 import type { MindsimBackend, UploadRequest } from '../../mcp/tools.ts';
 import type { FileUpload } from '../../mcp/upload-tools.ts';
@@ -78,13 +79,25 @@ class SdkBackend implements MindsimBackend {
   getProfile(mindId: string) {
     return this.client.minds.profile(mindId);
   }
+
+  async createPanel(req: PanelToolRequest) {
+    return (await this.client.panels.create(req)).panel;
+  }
+
+  async getPanel(panelId: string) {
+    return (await this.client.panels.get(panelId)).panel;
+  }
+
+  panelAnswers(panelId: string, q: { limit: number; questionId?: string }) {
+    return this.client.panels.answers(panelId, q);
+  }
 }
 
 /** `mindsim mcp`: the service's MCP tools over stdio, for MCP clients that launch a command. */
 export function mcpCommand(program: Command): void {
   program
     .command('mcp')
-    .description('run the MCP server over stdio (tools: create_mind, get_signed_upload_url, upload_file_to_signed_url, create_snapshot, simulate, list_simulations, …)')
+    .description('run the MCP server over stdio (tools: create_mind, get_signed_upload_url, upload_file_to_signed_url, create_snapshot, simulate, list_simulations, run_panel, get_panel, …)')
     .action(async () => {
       // Loaded only here: the MCP SDK is the heaviest import and no other command needs it.
       const { createMcpServer } = await import('../../mcp/tools.ts');

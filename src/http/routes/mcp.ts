@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { AuthContext } from '../../domain/accounts.ts';
 import { DomainError, tooLarge } from '../../kernel/errors.ts';
 import { ApiFailure, translatingErrors } from '../../mcp/results.ts';
+import type { PanelToolRequest } from '../../mcp/panel-tools.ts';
 import type { SimulateToolRequest } from '../../mcp/simulation-tools.ts';
 import type { MindsimBackend, UploadRequest } from '../../mcp/tools.ts';
 import { authOf } from '../plugins/auth.ts';
@@ -67,6 +68,18 @@ class ServiceBackend implements MindsimBackend {
 
   getProfile(mindId: string) {
     return this.s.profiles.profile(this.auth, mindId);
+  }
+
+  createPanel(req: PanelToolRequest) {
+    return this.s.panels.create(this.auth, req);
+  }
+
+  getPanel(panelId: string) {
+    return this.s.panels.get(this.auth, panelId);
+  }
+
+  panelAnswers(panelId: string, q: { limit: number; questionId?: string }) {
+    return this.s.panels.answers(this.auth, panelId, { ...q, offset: 0 });
   }
 }
 

@@ -1,0 +1,116 @@
+/** single and multiple choice, offline (grounded-questions.ts): an option's support by what the person says of it and how they stand toward it. */
+import type { MindMemory } from '../memory/mind-memory.ts';
+import { wordsOfText, type PhraseMatcher, type QuestionPassages, type SentenceWord } from '../memory/question-evidence.ts';
+import { isNegated, stanceParts } from '../memory/stance.ts';
+import { answered, noEvidence, readDocs, UNDECIDED_SAYING, type Prepared, type TypedThresholds } from './grounded-question-parts.ts';
+import type { Question, TypedAnswer } from './questions.ts';
+
+/** multiple: an option chosen has at least this share of the best option's support. */
+const MULTIPLE_SHARE = 0.75;
+
+
+interface Support {
+  text: string;
+  score: number;
+  doc: number;
+}
+
+/** single/multiple: a sentence whose stance marks an option as set aside ("X instead of Y", "I never…") counts for Y this much. */
+const SET_ASIDE = 0.5;
+
+/** single/multiple, a question of preference: a sentence saying what the person prefers or enjoys counts this much more. */
+const PREFERS = 1.3;
+
+/**
+ * Each option's support: its best sentence's weight × how well that sentence (or it with the
+ * sentence before it in the same answer, for an option said across two) says the option × the
+ * sentence's stance toward it (`stanceToward`). "yes"/"no": the sentences that address the
+ * question, without or with a negation.
+ */
+function supportOf(mind: MindMemory, p: Prepared, found: QuestionPassages, t: Readonly<TypedThresholds>): Support[] {
+  const docs = readDocs(found);
+  const subject = new Map(docs.map(([d]) => [d, p.subject.match(mind, d)]));
+  const scored = p.options.map((o): Support => {
+    let score = 0;
+    let doc = -1;
+    const consider = (d: number, s: number): void => {
+      if (s > score) [score, doc] = [s, d];
+    };
+    if (o.kind === 'words') {
+      const words = new Map(docs.map(([d]) => [d, o.matcher.wordMatches(mind, d)]));
+      for (const [d, w] of docs) {
+        const own = words.get(d) ?? [];
+        const alone = o.matcher.score(own);
+        // An option said across two sentences of one answer ("Remote, without question. I've worked from home…").
+        const prev = mind.answerFirst[d - 1] === mind.answerFirst[d] ? words.get(d - 1) : undefined;
+        const joined = prev ? o.matcher.score(own.map((x, i) => Math.max(x, prev[i] ?? 0))) : 0;
+        if (joined > alone) consider(d, w * joined * Math.max(stanceToward(mind, d, o.matcher, p.evaluative), stanceToward(mind, d - 1, o.matcher, p.evaluative)));
+        else if (alone > 0) consider(d, w * alone * stanceToward(mind, d, o.matcher, p.evaluative));
+      }
+    } else if (o.kind === 'yes' || o.kind === 'no') {
+      for (const [d, w] of docs) if ((o.kind === 'no') === isNegated(mind.memories[d]?.text ?? '')) consider(d, w * (subject.get(d) ?? 0));
+    }
+    return { text: o.text, score, doc };
+  });
+  // "both": the two best other options, each supported.
+  const others = scored.filter((_, i) => p.options[i]?.kind !== 'both').sort((a, b) => b.score - a.score);
+  const [first, second] = others;
+  p.options.forEach((o, i) => {
+    if (o.kind === 'both' && first && second && second.score >= t.optionSupport) scored[i] = { text: o.text, score: second.score + t.optionMargin * 1.5, doc: second.doc };
+  });
+  return scored;
+}
+
+/** A sentence that says what the person prefers or enjoys ("I'd rather…", "I love…", "without question"). */
+const PREFERS_RE = /\b(?:(?:I'd|I\s+would)\s+(?:much\s+)?rather|prefer\w*|I\s+(?:really\s+)?(?:love|enjoy|like)|favou?rite|without\s+(?:a\s+)?(?:question|doubt))\b/i;
+
+/** Per mind, each sentence's stance parts (memory/stance.ts) with their words, read once. */
+const partsCache = new WeakMap<MindMemory, Map<number, Array<{ words: SentenceWord[]; polarity: number }>>>();
+
+
+function partsOf(mind: MindMemory, doc: number): Array<{ words: SentenceWord[]; polarity: number }> {
+  let perMind = partsCache.get(mind);
+  if (!perMind) partsCache.set(mind, (perMind = new Map()));
+  let parts = perMind.get(doc);
+  if (!parts) {
+    parts = stanceParts(mind.memories[doc]?.text ?? '').map((x) => ({ words: wordsOfText(x.text, mind.semantic !== null), polarity: x.polarity }));
+    perMind.set(doc, parts);
+  }
+  return parts;
+}
+
+/**
+ * How a sentence that names an option stands toward it, as a multiplier of its support: the
+ * option said on the side a contrast sets aside, or under a negation (memory/stance.ts), and not
+ * more on a preferred side → SET_ASIDE; for a question of preference, a sentence saying what the
+ * person prefers or enjoys → PREFERS. Else 1.
+ */
+function stanceToward(mind: MindMemory, doc: number, matcher: PhraseMatcher, evaluative: boolean): number {
+  let preferred = 0;
+  let setAside = 0;
+  for (const part of partsOf(mind, doc)) {
+    const m = matcher.score(matcher.wordMatchesIn(part.words));
+    if (part.polarity > 0) preferred = Math.max(preferred, m);
+    else setAside = Math.max(setAside, m);
+  }
+  if (setAside > 0 && setAside >= preferred) return SET_ASIDE;
+  return evaluative && PREFERS_RE.test(mind.memories[doc]?.text ?? '') ? PREFERS : 1;
+}
+
+
+export function choose(mind: MindMemory, q: Question, p: Prepared, found: QuestionPassages, t: Readonly<TypedThresholds>): TypedAnswer {
+  const support = supportOf(mind, p, found, t);
+  const ranked = [...support].sort((a, b) => b.score - a.score || support.indexOf(a) - support.indexOf(b));
+  const best = ranked[0];
+  if (!best) return noEvidence(0);
+  if (q.type === 'multiple') {
+    const chosen = support.filter((s) => s.score >= t.multipleSupport && s.score >= best.score * MULTIPLE_SHARE);
+    if (chosen.length === 0) return noEvidence(found.confidence * best.score, UNDECIDED_SAYING);
+    const clarity = chosen.reduce((s, c) => s + c.score, 0) / chosen.length;
+    return answered(mind, found, best.doc, chosen.map((c) => c.text), null, found.confidence * Math.min(1, clarity + 0.2));
+  }
+  const margin = best.score - (ranked[1]?.score ?? 0);
+  if (best.score < t.optionSupport || margin < t.optionMargin) return noEvidence(found.confidence * best.score * Math.min(1, margin / t.optionMargin), UNDECIDED_SAYING);
+  const clarity = Math.min(1, 0.5 + (0.5 * (margin - t.optionMargin)) / t.optionMargin);
+  return answered(mind, found, best.doc, [best.text], null, found.confidence * clarity);
+}

@@ -1,0 +1,83 @@
+/** likert and number questions, offline (grounded-questions.ts): the stance of the sentences that address the question, and the numbers stated. */
+import type { MindMemory } from '../memory/mind-memory.ts';
+import { statedNumbers, TIME_UNITS, type StatedNumber } from '../memory/numbers.ts';
+import { PhraseMatcher, type QuestionPassages } from '../memory/question-evidence.ts';
+import { sentenceSentiment } from '../memory/stance.ts';
+import { answered, noEvidence, readDocs, UNDECIDED_SAYING, type Prepared, type TypedThresholds } from './grounded-question-parts.ts';
+import type { Question, TypedAnswer } from './questions.ts';
+
+/** likert: a sentence addresses the question when it says this much of its subject words (stance verbs aside). */
+const ADDRESSES = 0.5;
+
+/** likert: sentiment (mostly within ±0.5 for spoken sentences) × this spans the scale. */
+const LIKERT_GAIN = 3;
+
+/** number: the sentence says at least this much of the question's subject words. */
+const NUMBER_TOPIC = 0.5;
+
+/** number: a unit word this near the asked one in meaning counts ("employees" for "people"). */
+const UNIT_COSINE = 0.6;
+
+
+export function likert(mind: MindMemory, q: Question, p: Prepared, found: QuestionPassages, t: Readonly<TypedThresholds>): TypedAnswer {
+  const scale = q.scale ?? { min: 1, max: 5 };
+  let sum = 0;
+  let total = 0;
+  let decisive = -1;
+  let strongest = 0;
+  for (const [d, w] of readDocs(found)) {
+    const addresses = (p.topic.empty ? p.subject : p.topic).match(mind, d);
+    if (addresses < ADDRESSES) continue;
+    const s = sentenceSentiment(mind, d);
+    // The sentences that say most of the question's words count most.
+    sum += w * addresses * addresses * s;
+    total += w * addresses * addresses;
+    if (Math.abs(w * addresses * s) > strongest) [strongest, decisive] = [Math.abs(w * addresses * s), d];
+  }
+  const stance = total > 0 ? sum / total : 0;
+  if (total === 0 || Math.abs(stance) < t.minStance || decisive < 0) return noEvidence(found.confidence * Math.min(1, Math.abs(stance) / t.minStance), UNDECIDED_SAYING);
+  const oriented = (p.descending ? -1 : 1) * (p.negative ? -1 : 1) * stance;
+  const half = (scale.max - scale.min) / 2;
+  const value = Math.round(Math.min(scale.max, Math.max(scale.min, scale.min + half + oriented * LIKERT_GAIN * half)));
+  return answered(mind, found, decisive, [], value, found.confidence * Math.min(1, 0.5 + Math.abs(stance)));
+}
+
+
+const YEAR_LIKE = (n: StatedNumber): boolean => n.digits && Number.isInteger(n.value) && n.value >= 1900 && n.value <= 2100;
+
+/** Whether a stated number is what the question counts. */
+function fits(n: StatedNumber, p: Prepared, text: string): boolean {
+  const u = p.unit;
+  if (u.year) return YEAR_LIKE(n);
+  if (u.age) return (n.after[0] === 'years' && n.after[1] === 'old') || /\b(?:was|aged?|age of|i'm|turned)\s*$/i.test(text.slice(Math.max(0, n.at - 12), n.at));
+  if (u.money) return n.money;
+  const unit = n.after[0];
+  if (p.unitMatchers.length > 0) {
+    if (!unit) return false;
+    const probe = new PhraseMatcher(n.after.slice(0, 2).join(' '));
+    return p.unitMatchers.some((m) => probe.words.some((w) => m.words.some((v) => v.stem === w.stem || (!!v.vector && !!w.vector && cos(v.vector, w.vector) >= UNIT_COSINE))));
+  }
+  if (u.duration) return unit !== undefined && TIME_UNITS.includes(unit);
+  return !YEAR_LIKE(n);
+}
+
+
+function cos(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let d = 0; d < a.length; d++) s += a[d]! * b[d]!;
+  return s;
+}
+
+
+export function numberAnswer(mind: MindMemory, q: Question, p: Prepared, found: QuestionPassages): TypedAnswer {
+  const min = q.scale?.min ?? -Infinity;
+  const max = q.scale?.max ?? Infinity;
+  for (const [d, w] of readDocs(found)) {
+    // The sentence must speak of what is asked (not only name a unit): "married" for "How many years have you been married?".
+    if (!p.topic.empty && p.topic.match(mind, d) < NUMBER_TOPIC) continue;
+    const text = mind.memories[d]?.text ?? '';
+    const n = statedNumbers(text).find((x) => x.value >= min && x.value <= max && fits(x, p, text));
+    if (n) return answered(mind, found, d, [], n.value, found.confidence * (0.6 + 0.4 * w));
+  }
+  return noEvidence(found.confidence * 0.5, UNDECIDED_SAYING);
+}
