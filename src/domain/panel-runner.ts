@@ -37,7 +37,9 @@ export class PanelRunner {
     if (!unit || unit.status !== 'pending') return;
     const panel = await panels.anyAccount(unit.panelId);
     if (!panel || isFinalPanel(panel.status)) return;
-    await panels.move(panel.id, 'start', iso(this.rt.now()));
+    // Only the first unit moves the panel: a write per unit would also wait, on PostgreSQL, for
+    // the panel row another worker holds while it stores its unit (holdActive).
+    if (panel.status === 'queued') await panels.move(panel.id, 'start', iso(this.rt.now()));
     let answers: PanelAnswer[];
     let snapshotIds: string[];
     try {
