@@ -10,6 +10,7 @@ import { renderSnapshotProcessing, snapshotProcessing, type SnapshotProcessing }
 import { postgresAvailable, startPgService, workerThroughput, type PgService, type WorkerThroughput } from './scale.ts';
 import { loadOnce, processingMs, rssBytes, type LoadRow } from './measure.ts';
 import { LIMITER_ROW, limiterTargets, renderLimiterCost, type LimiterBench } from './rate-limit.ts';
+import { panelBench, renderPanels, type PanelBench } from './panels.ts';
 
 /**
  * `npm run bench`: throughput next to a bare Fastify hello-world started in the same run, snapshot
@@ -163,7 +164,10 @@ async function main() {
     const sizes = await mindSizes(srv);
     await pg?.close();
     const workers = pg ? [await workerThroughput(1, WORKER_SNAPSHOTS), await workerThroughput(2, WORKER_SNAPSHOTS)] : [];
-    writeReport({ loads: results, snapshots, rss, sizes, workers });
+    // Its own services, after the others have stopped.
+    await srv.stop();
+    const panels = await panelBench({ postgres: pg !== null });
+    writeReport({ loads: results, snapshots, rss, sizes, workers, panels });
   } catch (err) {
     // The service's own output says why it stopped answering, if it did.
     const p = srv.proc;
@@ -184,6 +188,7 @@ function writeReport(r: {
   rss: { before: number; peak: number; seconds: number };
   sizes: MindSizeRow[];
   workers: WorkerThroughput[];
+  panels: PanelBench;
 }) {
   const base = r.loads[0]?.rps ?? 1;
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
@@ -233,6 +238,7 @@ function writeReport(r: {
           '',
         ]
       : ['PostgreSQL rows and worker throughput left out: TEST_DATABASE_URL was not set.', '']),
+    ...renderPanels(r.panels),
   ];
   fs.writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), lines.join('\n'));
   process.stdout.write(`${lines.join('\n')}\n`);
