@@ -1,11 +1,12 @@
 /**
  * A panel survives its workers dying: an API process (no worker of its own) and worker processes
- * (`--worker-only`) over one database, leases of 1 s. While the panel runs, a worker holding a
+ * (`--worker-only`) over one database, leases of 1 s. While the panel runs, a worker answering a
  * unit is SIGKILLed after some units have stored their answers and before the others have; and
  * one unit already stored is handed out again as if its worker had died between its transaction's
- * commit and marking its job done (the one window a SIGKILL rarely hits). A new worker finishes
- * the panel: completed, every (mind, question) answered exactly once, every unit done once, the
- * results counting exactly the answers, the redelivered units storing nothing twice.
+ * commit and marking its job done (the kill often lands there by itself; if not, such a job is
+ * made by hand). A new worker finishes the panel: completed, every (mind, question) answered
+ * exactly once, every unit done once, the results counting exactly the answers, the redelivered
+ * units storing nothing twice.
  *
  * On SQLite with one worker at a time; on PostgreSQL (TEST_DATABASE_URL) with two at once.
  */
@@ -95,23 +96,31 @@ async function killMidPanel(t: TestContext, srv: TestServer, sql: Sql, workers: 
     const stored = async () => Number((await sql.rows<{ n: number | string }>('select count(*) as n from panel_answers where panel_id = ?', panel.id))[0]?.n ?? 0);
     const heldBy = (jobs: readonly JobRow[], w: WorkerProcess) => jobs.filter((j) => j.state === 'running' && j.locked_by?.includes(`:${w.proc.pid}:`));
 
-    // The kill: the victim holds a unit, some answers are stored and some are not. Read after
-    // the kill (the dead cannot write), the victim must still hold it; if it finished that unit
-    // between the read and the kill, the next worker started is the victim.
+    const unitOf = (j: JobRow) => (JSON.parse(j.payload) as { unitId: string }).unitId;
+    const pendingUnits = async () => new Set((await sql.rows<{ id: string }>("select id from panel_units where panel_id = ? and status = 'pending'", panel.id)).map((u) => u.id));
+
+    // The kill: some answers are stored, and the victim is answering a unit whose answers are not.
+    // Read after the kill (the dead cannot write), the unit must still be pending; if the victim
+    // stored it between the read and the kill, the next worker started is the victim.
     let victim = started[0] as WorkerProcess;
-    let killed: JobRow[] = [];
-    for (const deadline = Date.now() + 30_000; killed.length === 0; ) {
-      // Stored first: a unit held in the later read is one whose answers are not among them.
+    /** Every job a killed worker held. */
+    const killed: JobRow[] = [];
+    for (const deadline = Date.now() + 30_000; ; ) {
       const n = await stored();
-      const jobs = await jobsOfPanel();
+      const inHand = heldBy(await jobsOfPanel(), victim);
+      const pending = await pendingUnits();
       if (n >= panel.total) assert.fail(`the panel finished before the kill could land (make it bigger)\n${outputs()}`);
-      if (n > 0 && heldBy(jobs, victim).length > 0) {
+      if (n > 0 && inHand.some((j) => pending.has(unitOf(j)))) {
         await victim.kill();
-        killed = heldBy(await jobsOfPanel(), victim);
-        t.diagnostic(`${((Date.now() - t0) / 1000).toFixed(1)} s: worker killed holding ${killed.length} unit(s), ${n} of ${panel.total} answers stored`);
-        if (killed.length === 0) victim = spawnWorker();
+        const held = heldBy(await jobsOfPanel(), victim);
+        const stillPending = await pendingUnits();
+        const midUnit = held.filter((j) => stillPending.has(unitOf(j)));
+        killed.push(...held);
+        t.diagnostic(`${((Date.now() - t0) / 1000).toFixed(1)} s: worker killed ${midUnit.length ? 'answering a unit' : 'after storing its unit'}, ${n} of ${panel.total} answers stored`);
+        if (midUnit.length > 0) break;
+        victim = spawnWorker();
       } else {
-        if (Date.now() > deadline) assert.fail(`never a stored unit with the victim holding another (${n} stored)\n${outputs()}`);
+        if (Date.now() > deadline) assert.fail(`never a stored unit with the victim answering another (${n} stored)\n${outputs()}`);
         await sleep(5);
       }
     }
@@ -119,7 +128,6 @@ async function killMidPanel(t: TestContext, srv: TestServer, sql: Sql, workers: 
     // A unit whose answers are stored while its job is still marked running: its worker died
     // between the commit and `complete`. The kill may have landed there by itself (the unit it
     // held is done); if not, a done unit's job is made so, its lease run out: handed out again.
-    const unitOf = (j: JobRow) => (JSON.parse(j.payload) as { unitId: string }).unitId;
     let doneUnits = new Map<string, number>();
     let inWindow: JobRow | undefined;
     let storedJob: JobRow | undefined;
