@@ -54,7 +54,7 @@ export class PanelRunner {
       const at = iso(this.rt.now());
       if (!(await repos.panels.holdActive(panel.id, at))) return;
       if (!(await repos.panels.finishUnit(unit.id, 'done', at, snapshotIds, null))) return;
-      await repos.panels.insertAnswers(panel, answers);
+      await repos.panelAnswers.insert(panel, answers);
       await repos.panels.settle(panel.id, at);
     });
   }

@@ -10,7 +10,7 @@ import type { QuestionType } from '../engines/questions.ts';
 import { DomainError, conflict, invalid, notFound } from '../kernel/errors.ts';
 import { foldKey } from '../kernel/name-keys.ts';
 import { iso, type Runtime } from '../kernel/runtime.ts';
-import type { AnswerFilter, AnswerRow } from '../store/db/repos/panels.ts';
+import type { AnswerFilter, AnswerRow } from '../store/db/repos/panel-answers.ts';
 import type { MindRow } from '../store/db/repos/minds.ts';
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
@@ -115,21 +115,21 @@ export class PanelService {
 
   /** Newest first, without results. */
   async list(auth: AuthContext, q: { limit: number; offset: number }): Promise<{ panels: PanelView[]; count: number }> {
-    const { panels } = this.store.repos;
+    const { panels, panelAnswers } = this.store.repos;
     const [records, count] = await Promise.all([panels.page(auth.accountId, q.limit, q.offset), panels.count(auth.accountId)]);
     const ids = records.map((p) => p.id);
-    const [units, answers] = await Promise.all([panels.unitCounts(ids), panels.answerCounts(ids)]);
+    const [units, answers] = await Promise.all([panels.unitCounts(ids), panelAnswers.counts(ids)]);
     return { panels: records.map((p) => view(p, units.get(p.id), answers.get(p.id) ?? 0)), count };
   }
 
   /** The panel with its progress and, with `withResults`, its results per question and per selection tag. */
   async get(auth: AuthContext, panelId: string, withResults = true): Promise<PanelView> {
     const panel = await this.require(auth, panelId);
-    const { panels } = this.store.repos;
-    const [units, answers] = await Promise.all([panels.unitCounts([panel.id]), panels.answerCounts([panel.id])]);
+    const { panels, panelAnswers } = this.store.repos;
+    const [units, answers] = await Promise.all([panels.unitCounts([panel.id]), panelAnswers.counts([panel.id])]);
     const out = view(panel, units.get(panel.id), answers.get(panel.id) ?? 0);
     if (!withResults) return out;
-    const figures = await panels.figures(panel.id);
+    const figures = await panelAnswers.figures(panel.id);
     out.results = questionResults(panel.questions, figures);
     if (panel.selection.tags?.length) out.segments = segmentResults(panel.selection.tags, await panels.units(panel.id), panel.questions, figures);
     return out;
@@ -152,7 +152,7 @@ export class PanelService {
     if (q.status !== undefined) filter.status = q.status;
     if (q.option !== undefined) filter.option = q.option;
     if (q.value !== undefined) filter.value = q.value;
-    const { rows, count } = await this.store.repos.panels.answers(panel.id, filter, q.limit, q.offset);
+    const { rows, count } = await this.store.repos.panelAnswers.page(panel.id, filter, q.limit, q.offset);
     return { answers: rows.map((r) => answerView(panel, r)), count };
   }
 

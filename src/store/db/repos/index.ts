@@ -5,6 +5,7 @@ import { ArtifactsRepo } from './artifacts.ts';
 import { MindDetailsRepo } from './mind-details.ts';
 import { DigitalTwinsRepo } from './digital-twins.ts';
 import { MindsRepo } from './minds.ts';
+import { PanelAnswersRepo } from './panel-answers.ts';
 import { PanelsRepo } from './panels.ts';
 import { ProfilesRepo } from './profiles.ts';
 import { PsychometricsRepo } from './psychometrics.ts';
@@ -37,6 +38,7 @@ export interface Repos {
   sessions: SessionsRepo;
   simulations: SimulationsRepo;
   panels: PanelsRepo;
+  panelAnswers: PanelAnswersRepo;
 }
 
 export function makeRepos(db: Kysely<Database>): Repos {
@@ -59,5 +61,6 @@ export function makeRepos(db: Kysely<Database>): Repos {
     sessions: new SessionsRepo(db),
     simulations: new SimulationsRepo(db),
     panels: new PanelsRepo(db),
+    panelAnswers: new PanelAnswersRepo(db),
   };
 }

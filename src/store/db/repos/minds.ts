@@ -4,6 +4,7 @@ import type { PageCursor } from '../../../kernel/pagination.ts';
 import type { Database, DigitalTwinsTable, MindsTable } from '../schema.ts';
 import { foldKey } from '../../../kernel/name-keys.ts';
 import { olderThan } from './keyset.ts';
+import { containsPattern, like } from './like.ts';
 import { SimulationsRepo } from './simulations.ts';
 
 export type MindRow = Selectable<MindsTable>;
@@ -11,9 +12,6 @@ export type DigitalTwinRow = Selectable<DigitalTwinsTable>;
 /** What an update may change (the keys follow name and email: the repository keeps them in step). */
 export type MindChanges = Pick<Updateable<MindsTable>, 'name' | 'email' | 'image_url' | 'social_media' | 'scope'>;
 
-/** A LIKE pattern matching `text` anywhere, its own % _ and \ taken literally (with `escape '\'`). */
-const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const like = (column: string, pattern: string) => sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
 
 /** Minds whose folded name or email, or one of whose tags' folded names, contains the folded query. */
 function matching(folded: string) {

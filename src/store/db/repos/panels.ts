@@ -1,14 +1,11 @@
 import type { Kysely, Selectable, UpdateObject } from 'kysely';
 import { sql } from '../kysely.ts';
 import type { Question } from '../../../engines/questions.ts';
-import type { EvidenceItem } from '../../../engines/types.ts';
 import {
   ACTIVE_PANEL_STATES,
   PANEL_TRANSITIONS,
-  type AnswerFigures,
   type NewPanel,
   type NewUnit,
-  type PanelAnswer,
   type PanelMove,
   type PanelRecord,
   type PanelSelection,
@@ -16,7 +13,7 @@ import {
   type SkippedMind,
   type UnitCounts,
 } from '../../../domain/panel.ts';
-import type { Database, PanelAnswersTable, PanelUnitsTable, PanelsTable } from '../schema.ts';
+import type { Database, PanelUnitsTable, PanelsTable } from '../schema.ts';
 
 const toPanel = (r: Selectable<PanelsTable>): PanelRecord => ({
   id: r.id,
@@ -48,40 +45,13 @@ const toUnit = (r: Selectable<PanelUnitsTable>): PanelUnit => ({
   finishedAt: r.finished_at,
 });
 
-const toAnswer = (r: Selectable<PanelAnswersTable>): PanelAnswer => ({
-  unitSeq: r.unit_seq,
-  questionIndex: r.question_index,
-  mindId: r.mind_id,
-  status: r.status,
-  choices: JSON.parse(r.choices) as string[],
-  value: r.value === null ? null : Number(r.value),
-  saying: r.saying,
-  confidence: Number(r.confidence),
-  evidence: JSON.parse(r.evidence) as EvidenceItem[],
-  createdAt: r.created_at,
-});
-
-/** A LIKE pattern matching `text` anywhere, its own % _ and \ taken literally (with `escape '\'`). */
-const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** The jobs of a panel: their payload names it. */
 const panelJobs = (panelId: string) => `%"panelId":"${panelId}"%`;
 
-/** Which answers a page lists (the drill-down from a bar: a question and one of its options or points). */
-export interface AnswerFilter {
-  questionIndex?: number;
-  mindId?: string;
-  status?: PanelAnswer['status'];
-  /** Answers that chose this option (single, multiple). */
-  option?: string;
-  /** Answers with this value (likert point, number). */
-  value?: number;
-}
+/** Units inserted per statement. */
+const BATCH = 200;
 
-export type AnswerRow = PanelAnswer & { mindName: string };
-
-const ANSWER_BATCH = 200;
-
-/** Panels, their units and answers; clients' reads always scoped by account, moves guarded as domain/panel.ts says. */
+/** Panels and their units (their answers: panel-answers.ts); clients' reads always scoped by account, moves guarded as domain/panel.ts says. */
 export class PanelsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -105,11 +75,11 @@ export class PanelsRepo {
         finished_at: null,
       })
       .execute();
-    for (let i = 0; i < units.length; i += ANSWER_BATCH) {
+    for (let i = 0; i < units.length; i += BATCH) {
       await this.db
         .insertInto('panel_units')
         .values(
-          units.slice(i, i + ANSWER_BATCH).map((u) => ({
+          units.slice(i, i + BATCH).map((u) => ({
             id: u.id,
             panel_id: p.id,
             account_id: p.accountId,
@@ -174,20 +144,6 @@ export class PanelsRepo {
     return counts;
   }
 
-  /** Per panel, how many answers are stored. */
-  async answerCounts(panelIds: readonly string[]): Promise<Map<string, number>> {
-    const counts = new Map(panelIds.map((id): [string, number] => [id, 0]));
-    if (panelIds.length === 0) return counts;
-    const rows = await this.db
-      .selectFrom('panel_answers')
-      .select(['panel_id', (eb) => eb.fn.countAll<number | string>().as('n')])
-      .where('panel_id', 'in', [...panelIds])
-      .groupBy('panel_id')
-      .execute();
-    for (const r of rows) counts.set(r.panel_id, Number(r.n));
-    return counts;
-  }
-
   async units(panelId: string): Promise<PanelUnit[]> {
     return (await this.db.selectFrom('panel_units').selectAll().where('panel_id', '=', panelId).orderBy('seq').execute()).map(toUnit);
   }
@@ -237,30 +193,6 @@ export class PanelsRepo {
     return Number(r.numUpdatedRows) > 0;
   }
 
-  async insertAnswers(panel: { id: string; accountId: string }, answers: readonly PanelAnswer[]): Promise<void> {
-    for (let i = 0; i < answers.length; i += ANSWER_BATCH) {
-      await this.db
-        .insertInto('panel_answers')
-        .values(
-          answers.slice(i, i + ANSWER_BATCH).map((a) => ({
-            panel_id: panel.id,
-            unit_seq: a.unitSeq,
-            question_index: a.questionIndex,
-            account_id: panel.accountId,
-            mind_id: a.mindId,
-            status: a.status,
-            choices: JSON.stringify(a.choices),
-            value: a.value,
-            saying: a.saying,
-            confidence: a.confidence,
-            evidence: JSON.stringify(a.evidence),
-            created_at: a.createdAt,
-          })),
-        )
-        .execute();
-    }
-  }
-
   /**
    * Ends a running panel whose units are all done or failed: completed, or failed when a unit
    * failed. Call it in the transaction that finished a unit (after `holdActive`).
@@ -271,46 +203,6 @@ export class PanelsRepo {
     if (c.failed > 0) {
       await this.move(id, 'fail', at, { code: 'panel_units_failed', message: `${c.failed} of ${c.done + c.failed} minds could not be answered; the answers of the others are kept.` });
     } else await this.move(id, 'complete', at);
-  }
-
-  /** What the distributions are computed from: every answer's figures, by unit then question. */
-  async figures(panelId: string): Promise<AnswerFigures[]> {
-    const rows = await this.db
-      .selectFrom('panel_answers')
-      .select(['unit_seq', 'question_index', 'status', 'choices', 'value', 'confidence'])
-      .where('panel_id', '=', panelId)
-      .execute();
-    return rows.map((r) => ({
-      unitSeq: r.unit_seq,
-      questionIndex: r.question_index,
-      status: r.status,
-      choices: JSON.parse(r.choices) as string[],
-      value: r.value === null ? null : Number(r.value),
-      confidence: Number(r.confidence),
-    }));
-  }
-
-  /** A page of answers, by question then mind, with the mind's name; and how many match in all. */
-  async answers(panelId: string, filter: AnswerFilter, limit: number, offset: number): Promise<{ rows: AnswerRow[]; count: number }> {
-    let q = this.db
-      .selectFrom('panel_answers as a')
-      .innerJoin('panel_units as u', (j) => j.onRef('u.panel_id', '=', 'a.panel_id').onRef('u.seq', '=', 'a.unit_seq'))
-      .where('a.panel_id', '=', panelId);
-    if (filter.questionIndex !== undefined) q = q.where('a.question_index', '=', filter.questionIndex);
-    if (filter.mindId !== undefined) q = q.where('a.mind_id', '=', filter.mindId);
-    if (filter.status !== undefined) q = q.where('a.status', '=', filter.status);
-    if (filter.value !== undefined) q = q.where('a.value', '=', filter.value);
-    if (filter.option !== undefined) q = q.where(sql<boolean>`a.choices like ${containsPattern(JSON.stringify(filter.option))} escape '\\'`);
-    const count = Number((await q.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst())?.n ?? 0);
-    const rows = await q
-      .selectAll('a')
-      .select('u.mind_name')
-      .orderBy('a.question_index')
-      .orderBy('a.unit_seq')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return { rows: rows.map((r) => ({ ...toAnswer(r), mindName: r.mind_name })), count };
   }
 
   /** Gives up the panel's jobs still queued (it was cancelled). */
