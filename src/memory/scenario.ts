@@ -5,6 +5,7 @@
  * conversation stand in for an ask too thin to search on its own ("How significant has that
  * been for you?").
  */
+import { LRUCache } from 'lru-cache';
 import { readTagged, termTokens, type TermToken } from './sentences.ts';
 
 export interface ScenarioParts {
@@ -57,6 +58,20 @@ export const HISTORY_MESSAGES = 2;
  * a lower weight (retrieval.ts); when the ask is thin their subjects count as the ask's own.
  */
 export function scenarioTokens(scenario: string, priorTurns: readonly string[] = []): ScenarioTokens & ScenarioParts {
+  if (priorTurns.length > 0) return readScenario(scenario, priorTurns);
+  // Without history the reading depends on the text alone: a panel asks every mind the same questions.
+  let read = readScenarios.get(scenario);
+  if (!read) readScenarios.set(scenario, (read = readScenario(scenario, [])));
+  return read;
+}
+
+/**
+ * Scenarios read lately (without history), shared by every mind: wink-nlp's reading of a text is
+ * most of what a typed answer costs beyond the search itself. Callers never change what they get.
+ */
+const readScenarios = new LRUCache<string, ScenarioTokens & ScenarioParts>({ max: 512 });
+
+function readScenario(scenario: string, priorTurns: readonly string[]): ScenarioTokens & ScenarioParts {
   const read = readTagged(scenario);
   const parts = splitSentencesOf(read.sentences, scenario);
   const ask = termTokens(parts.ask);
