@@ -36,6 +36,13 @@ const ANSWER = {
   acting: 'They would keep working from home.',
   confidence: 0.8,
 };
+/** The provider's typed answers (panels): a choice, a number, or an explicit no_evidence, by the question in the prompt. */
+function typedReply(prompt: string): Record<string, unknown> {
+  const common = { saying: 'Remote, without question.', confidence: 0.7, passages: [0] };
+  if (/football/i.test(prompt)) return { choice: 'no_evidence', ...common, confidence: 0 };
+  if (/cups of coffee/i.test(prompt)) return { value: 2, noEvidence: false, ...common };
+  return { choice: 'Remote', ...common };
+}
 const REFLECTIONS = { psychologist: 'p', behaviouralEconomist: 'b', politicalScientist: 'ps', demographer: 'd' };
 const PRO = 'mind-reasoner-pro';
 
@@ -68,7 +75,7 @@ function startProvider(): Promise<number> {
         res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'boom', type: 'server_error' } }));
         return;
       }
-      const content = JSON.stringify(schemaName === 'reflections' ? REFLECTIONS : ANSWER);
+      const content = JSON.stringify(schemaName === 'reflections' ? REFLECTIONS : schemaName === 'typed_answer' ? typedReply(user) : ANSWER);
       if (body.stream) return void streamAnswer(res, content);
       const completion = { id: 'chatcmpl-test', object: 'chat.completion', created: 1_700_000_000, model: 'test-model', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion));
@@ -107,6 +114,31 @@ async function collect(events: AsyncIterable<SimulationEvent>): Promise<Simulati
   for await (const e of events) all.push(e);
   return all;
 }
+
+describe('a panel answered by mind-reasoner-pro', () => {
+  it('asks the model once per mind and question with the options as an enum, and stores its typed answers', async () => {
+    received.length = 0;
+    const { panel } = await sdk.panels.create({
+      mindIds: [mindId],
+      selectedSimulationModel: PRO,
+      questions: [
+        { id: 'where', text: 'Do you prefer working remotely or in an office?', type: 'single', options: ['Remote', 'Office'] },
+        { id: 'coffee', text: 'How many cups of coffee do you drink a day?', type: 'number' },
+        { id: 'football', text: 'Which football club do you support?', type: 'single', options: ['Arsenal', 'Liverpool'] },
+      ],
+    });
+    assert.equal(panel.model, PRO);
+    const done = await sdk.panels.wait(panel.id, { intervalMs: 20, maxIntervalMs: 100, timeoutMs: 20_000 });
+    assert.equal(done.status, 'completed');
+    assert.equal(received.filter((r) => r.schemaName === 'typed_answer').length, 3);
+    const { answers } = await sdk.panels.answers(panel.id);
+    assert.deepEqual(
+      answers.map((a) => [a.questionId, a.status, a.choices, a.value]),
+      [['where', 'answered', ['Remote'], null], ['coffee', 'answered', [], 2], ['football', 'no_evidence', [], null]],
+    );
+    assert.equal(done.results?.find((r) => r.questionId === 'football')?.noEvidence, 1);
+  });
+});
 
 describe('mind-reasoner-pro in a conversation', () => {
   it('the prompt of a follow-up carries the earlier turns, oldest first, before the scenario', async () => {
