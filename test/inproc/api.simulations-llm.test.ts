@@ -116,7 +116,7 @@ async function collect(events: AsyncIterable<SimulationEvent>): Promise<Simulati
 }
 
 describe('a panel answered by mind-reasoner-pro', () => {
-  it('asks the model once per mind and question with the options as an enum, and stores its typed answers', async () => {
+  it('asks the model once per mind and question and stores its typed answers (the enum schema itself: engine.llm-questions)', async () => {
     received.length = 0;
     const { panel } = await sdk.panels.create({
       mindIds: [mindId],
