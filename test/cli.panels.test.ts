@@ -18,8 +18,7 @@ import type { Panel, PanelAnswer } from '@mindsim/sdk';
 import { readQuestionsFile } from '../src/cli/mindsim/panel-file.ts';
 import { panelProgress } from '../src/cli/mindsim/panel-progress.ts';
 import { UsageError } from '../src/cli/mindsim/terminal.ts';
-import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
-import { blobOf, waitFor, type TestSdk } from '../testkit/sdk.ts';
+import { type TestSdk, interviewMind } from '../testkit/sdk.ts';
 import { startSwitchedService, type SwitchedService } from './support/worker-switch.ts';
 
 const BIN = path.resolve(import.meta.dirname, '..', 'bin', 'mindsim.js');
@@ -56,13 +55,6 @@ questions:
 `;
 const Q = 5;
 
-async function mindWithInterview(name: string, tags: string[]): Promise<string> {
-  const { mind } = await sdk.minds.create({ name, tags });
-  const r = await sdk.snapshots.create(mind.id, { file: blobOf(teamsVtt(sampleInterview())), fileName: 'interview.vtt' });
-  assert.equal((await waitFor(sdk, mind.id, r.mindAssessmentId)).status, 'completed');
-  return mind.id;
-}
-
 const file = (name: string, text: string) => {
   const f = path.join(home, name);
   fs.writeFileSync(f, text);
@@ -73,7 +65,7 @@ before(async () => {
   srv = await startSwitchedService();
   sdk = srv.sdk();
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsim-cli-panels-'));
-  [minds.enterprise, minds.startup] = await Promise.all([mindWithInterview('Sam Okafor', ['enterprise']), mindWithInterview('Sam Twin', ['startup'])]);
+  [minds.enterprise, minds.startup] = await Promise.all([interviewMind(sdk, 'Sam Okafor', ['enterprise']), interviewMind(sdk, 'Sam Twin', ['startup'])]);
   file('questions.yaml', QUESTIONS_YAML);
 });
 after(async () => {

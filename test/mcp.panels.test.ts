@@ -10,8 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
-import { blobOf, waitFor, type TestSdk } from '../testkit/sdk.ts';
+import { type TestSdk, interviewMind } from '../testkit/sdk.ts';
 import { stdioClient } from './support/mcp-client.ts';
 import { startSwitchedService, type SwitchedService } from './support/worker-switch.ts';
 
@@ -28,17 +27,10 @@ const QUESTIONS = [
   { id: 'football', text: 'Which football club do you support?', type: 'single', options: ['Arsenal', 'Liverpool', 'Real Madrid'] },
 ];
 
-async function mindWithInterview(name: string, tags: string[]): Promise<string> {
-  const { mind } = await sdk.minds.create({ name, tags });
-  const r = await sdk.snapshots.create(mind.id, { file: blobOf(teamsVtt(sampleInterview())), fileName: 'interview.vtt' });
-  assert.equal((await waitFor(sdk, mind.id, r.mindAssessmentId)).status, 'completed');
-  return mind.id;
-}
-
 before(async () => {
   srv = await startSwitchedService();
   sdk = srv.sdk();
-  [minds.enterprise, minds.startup] = await Promise.all([mindWithInterview('Sam Okafor', ['enterprise']), mindWithInterview('Sam Twin', ['startup'])]);
+  [minds.enterprise, minds.startup] = await Promise.all([interviewMind(sdk, 'Sam Okafor', ['enterprise']), interviewMind(sdk, 'Sam Twin', ['startup'])]);
   otherKey = (await srv.admin.createAccount('mcp-panels-other@example.com', 'standard')).apiKey;
 });
 after(() => srv?.close());

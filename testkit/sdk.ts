@@ -1,5 +1,6 @@
 /** Helpers around the typed SDK (@mindsim/sdk) for tests and benchmarks. */
 import { ApiError, MindsimClient, type SnapshotStatus } from '@mindsim/sdk';
+import { sampleInterview, teamsVtt } from './fixtures.ts';
 
 /** The SDK with the status and headers of its last response kept, for the tests that check them. */
 export type TestSdk = MindsimClient & { readonly last: { status: number; headers: Headers } | undefined };
@@ -51,4 +52,13 @@ export function waitFor(sdk: MindsimClient, mindId: string, snapshotId: string, 
 /** A transcript as the Blob `snapshots.create({file})` and `uploads.upload` take. */
 export function blobOf(bytes: Buffer | string, type = 'application/octet-stream'): Blob {
   return new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], { type });
+}
+
+/** A mind made from the sample interview (Sam Okafor's words, testkit/fixtures.ts), its snapshot completed; answers its id. */
+export async function interviewMind(sdk: MindsimClient, name: string, tags: string[] = []): Promise<string> {
+  const { mind } = await sdk.minds.create({ name, tags });
+  const r = await sdk.snapshots.create(mind.id, { file: blobOf(teamsVtt(sampleInterview())), fileName: 'interview.vtt' });
+  const status = await waitFor(sdk, mind.id, r.mindAssessmentId);
+  if (status.status !== 'completed') throw new Error(`the snapshot of ${name} ended ${status.status}: ${JSON.stringify(status.error)}`);
+  return mind.id;
 }

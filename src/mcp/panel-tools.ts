@@ -6,8 +6,9 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { MAX_LIKERT_POINTS, isFinalPanel, type PanelState } from '../domain/panel.ts';
+import { isFinalPanel, type PanelState } from '../domain/panel.ts';
 import { QUESTION_TYPES } from '../engines/questions.ts';
+import { MAX_QUESTIONS, PanelQuestionInput } from '../http/schemas/panels.ts';
 import { run } from './results.ts';
 
 export interface PanelQuestionRequest {
@@ -113,27 +114,6 @@ export const PANEL_TOOL_DESCRIPTIONS = {
 const id = (what: string) => z.string().uuid().describe(what);
 const round = (v: number) => Math.round(v * 1000) / 1000;
 const pct = (share: number) => `${Math.round(share * 100)}%`;
-
-const questionInput = z.object({
-  id: z
-    .string()
-    .min(1)
-    .max(64)
-    .regex(/^[\w.-]+$/, 'letters, digits, _ . and - only')
-    .optional()
-    .describe('Your id for the question (default q1, q2, …)'),
-  text: z.string().min(1).max(2000).describe('The question, as you would ask the person'),
-  type: z.enum(QUESTION_TYPES).describe('open | single | multiple | likert | number'),
-  options: z.array(z.string().min(1).max(200)).max(20).optional().describe('single and multiple only: two or more distinct options'),
-  scale: z
-    .object({
-      min: z.number(),
-      max: z.number(),
-      labels: z.array(z.string().min(1).max(100)).max(MAX_LIKERT_POINTS).optional().describe('likert only: one label per point, lowest first'),
-    })
-    .optional()
-    .describe('likert: the scale (default 1–5, integers, at most 11 points); number: optional bounds'),
-});
 
 /** One line per question: the options' counts and shares (or the figures), and how many minds had no evidence. */
 export function summaryLine(r: QuestionResultShape): string {
@@ -243,7 +223,7 @@ export function registerPanelTools(server: McpServer, backend: PanelBackend): vo
     {
       description: PANEL_TOOL_DESCRIPTIONS.run_panel,
       inputSchema: {
-        questions: z.array(questionInput).min(1).max(200).describe('The questions, each {id?, text, type, options?, scale?}'),
+        questions: z.array(PanelQuestionInput).min(1).max(MAX_QUESTIONS).describe('The questions, each {id?, text, type, options?, scale?}'),
         mindIds: z.array(id('A mind id')).max(1000).optional().describe('These minds (from get_all_minds or search_minds)'),
         tags: z.array(z.string().min(1).max(100)).max(50).optional().describe('Every mind carrying one of these tag names (case-insensitive)'),
         name: z.string().max(200).optional().describe('A name for the panel (default "N questions to M minds")'),

@@ -9,9 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import type { CreatePanelRequest, Panel, PanelAnswer } from '@mindsim/sdk';
 import { client, type Client } from '../../testkit/http.ts';
-import { blobOf, failure, waitFor, type TestSdk } from '../../testkit/sdk.ts';
+import { failure, type TestSdk, interviewMind } from '../../testkit/sdk.ts';
 import { startService, type Service } from '../../testkit/service.ts';
-import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 
 let srv: Service;
 let sdk: TestSdk;
@@ -23,21 +22,14 @@ const minds = { enterprise: '', startup: '', empty: '' };
 const STANDARD = 'mind-reasoner-standard';
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-async function mindWithInterview(s: TestSdk, name: string, tags: string[]): Promise<string> {
-  const { mind } = await s.minds.create({ name, tags });
-  const r = await s.snapshots.create(mind.id, { file: blobOf(teamsVtt(sampleInterview())), fileName: 'interview.vtt' });
-  assert.equal((await waitFor(s, mind.id, r.mindAssessmentId)).status, 'completed');
-  return mind.id;
-}
-
 before(async () => {
   srv = await startService();
   sdk = srv.sdk();
   api = client(srv.api, srv.apiKey);
   const b = await srv.admin.createAccount('panel-other@example.com', 'standard');
   other = { sdk: srv.sdk(b.apiKey), api: client(srv.api, b.apiKey) };
-  minds.enterprise = await mindWithInterview(sdk, 'Sam Okafor', ['Enterprise']);
-  minds.startup = await mindWithInterview(sdk, 'Sam Twin', ['startup']);
+  minds.enterprise = await interviewMind(sdk, 'Sam Okafor', ['Enterprise']);
+  minds.startup = await interviewMind(sdk, 'Sam Twin', ['startup']);
   minds.empty = (await sdk.minds.create({ name: 'Nobody Yet', tags: ['enterprise'] })).mind.id;
 });
 after(() => srv?.close());
@@ -223,7 +215,7 @@ describe('a panel chosen by tags, every question type', () => {
 
 describe('cancel mid-run', () => {
   it('stops the units not yet stored; the answers stored so far are kept, whole minds only', async () => {
-    const many = await Promise.all(['Ann', 'Ben', 'Cleo', 'Dev'].map((n) => mindWithInterview(sdk, `${n} Okafor`, ['cancel-me'])));
+    const many = await Promise.all(['Ann', 'Ben', 'Cleo', 'Dev'].map((n) => interviewMind(sdk, `${n} Okafor`, ['cancel-me'])));
     const questions = Array.from({ length: 120 }, (_, i) => ({ id: `q${i}`, text: `How many cups of coffee do you drink a day? (${i})`, type: 'number' as const }));
     const { panel } = await sdk.panels.create({ tags: ['cancel-me'], questions, selectedSimulationModel: STANDARD });
     assert.equal(panel.minds, many.length);
@@ -251,7 +243,7 @@ describe('cancel mid-run', () => {
 
 describe('a deleted mind', () => {
   it('leaves every panel with its answers erased', async () => {
-    const gone = await mindWithInterview(sdk, 'Temporary Sam', []);
+    const gone = await interviewMind(sdk, 'Temporary Sam', []);
     const { panel } = await sdk.panels.create({ mindIds: [gone, minds.enterprise], questions: QUESTIONS.slice(0, 2), selectedSimulationModel: STANDARD });
     await sdk.panels.wait(panel.id, { intervalMs: 20, maxIntervalMs: 100 });
     await sdk.minds.delete(gone);
@@ -303,7 +295,7 @@ describe('client mistakes get a clear error and change nothing', () => {
     const small = await startService({ PANEL_MAX_ANSWERS: '100' });
     try {
       const s = small.sdk();
-      const id = await mindWithInterview(s, 'Big Panel', []);
+      const id = await interviewMind(s, 'Big Panel', []);
       const questions = Array.from({ length: 101 }, (_, i) => ({ text: `Question ${i}?`, type: 'open' as const }));
       const err = await failure(s.panels.create({ mindIds: [id], questions }));
       assert.deepEqual([err.status, err.code], [413, 'PANEL_TOO_LARGE']);

@@ -7,9 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { SimulationEvent } from '@mindsim/sdk';
 import { client, type Client } from '../../testkit/http.ts';
-import { blobOf, failure, statusOf, waitFor, type TestSdk } from '../../testkit/sdk.ts';
+import { failure, statusOf, type TestSdk, interviewMind } from '../../testkit/sdk.ts';
 import { startService, type Service } from '../../testkit/service.ts';
-import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 
 let srv: Service;
 let sdk: TestSdk;
@@ -22,13 +21,6 @@ let mindId = '';
 const STANDARD = 'mind-reasoner-standard';
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-async function mindWithInterview(s: TestSdk, name = 'Sam Okafor'): Promise<string> {
-  const { mind } = await s.minds.create(name);
-  const r = await s.snapshots.create(mind.id, { file: blobOf(teamsVtt(sampleInterview())), fileName: 'interview.vtt' });
-  assert.equal((await waitFor(s, mind.id, r.mindAssessmentId)).status, 'completed');
-  return mind.id;
-}
-
 before(async () => {
   srv = await startService();
   sdk = srv.sdk();
@@ -36,7 +28,7 @@ before(async () => {
   mindsim = client(`${srv.baseUrl}/api/mindsim`, srv.apiKey);
   const b = await srv.admin.createAccount('other@example.com', 'standard');
   other = { sdk: srv.sdk(b.apiKey), api: client(srv.api, b.apiKey), mindsim: client(`${srv.baseUrl}/api/mindsim`, b.apiKey) };
-  mindId = await mindWithInterview(sdk);
+  mindId = await interviewMind(sdk, 'Sam Okafor');
 });
 after(() => srv?.close());
 
@@ -94,7 +86,7 @@ describe('every simulation is a stored conversation', () => {
   });
 
   it('lists newest first with the total count, by mind, with limit and offset, under both prefixes', async () => {
-    const second = await mindWithInterview(sdk, 'Second Mind');
+    const second = await interviewMind(sdk, 'Second Mind');
     const ids = [];
     for (const m of ['One?', 'Two?', 'Three?']) ids.push((await sdk.simulate({ ...ask(m), mindId: second })).simulationId);
     const page = await mindsim.get(`/simulations?mindId=${second}&limit=2`);
@@ -140,7 +132,7 @@ describe('two accounts never see each other’s simulations', () => {
       assert.equal((await c.get(`/simulations?mindId=${mindId}`)).status, 404);
     }
     // Continuing another account's conversation: 404, as for an unknown one (with a mind of its own).
-    const theirMind = await mindWithInterview(other.sdk, 'Their Mind');
+    const theirMind = await interviewMind(other.sdk, 'Their Mind');
     const r = await other.api.post('/simulate', { mindId: theirMind, scenario: { message: 'And then?' }, conversationId: mine.conversationId });
     assert.deepEqual([r.status, r.body.code], [404, 'CONVERSATION_NOT_FOUND']);
     const theirs = await other.sdk.simulate({ mindId: theirMind, selectedSimulationModel: STANDARD, scenario: { message: 'Coffee?' } });
@@ -180,7 +172,7 @@ describe('bad input is a clear 4xx', () => {
     }
     assert.equal((await sdk.simulations.list({ mindId: mind.id })).count, 0, 'nothing stored for a refused call');
     const elsewhere = await sdk.simulate(ask('How do you start your day?'));
-    const second = await mindWithInterview(sdk, 'Another Mind');
+    const second = await interviewMind(sdk, 'Another Mind');
     const r = await api.post('/simulate', { ...ask('And then?'), mindId: second, conversationId: elsewhere.conversationId });
     assert.deepEqual([r.status, r.body.code, r.body.details.mindId], [400, 'CONVERSATION_MIND_MISMATCH', mindId]);
   });

@@ -9,8 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { CreatePanelRequest, Panel } from '@mindsim/sdk';
 import type { Worker } from '../../src/jobs/worker.ts';
-import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
-import { blobOf, waitFor, type TestSdk } from '../../testkit/sdk.ts';
+import { type TestSdk, interviewMind } from '../../testkit/sdk.ts';
 import { startService, type Service } from '../../testkit/service.ts';
 import { WebClient } from '../support/web.ts';
 
@@ -32,13 +31,6 @@ const QUESTIONS: CreatePanelRequest['questions'] = [
   { id: 'football', text: 'Which football club do you support?', type: 'single', options: ['Arsenal', 'Liverpool', 'Real Madrid'] },
 ];
 
-async function mindWithInterview(name: string, tags: string[]): Promise<string> {
-  const { mind } = await sdk.minds.create({ name, tags });
-  const r = await sdk.snapshots.create(mind.id, { file: blobOf(teamsVtt(sampleInterview())), fileName: 'interview.vtt' });
-  assert.equal((await waitFor(sdk, mind.id, r.mindAssessmentId)).status, 'completed');
-  return mind.id;
-}
-
 before(async () => {
   srv = await startService({ RUN_WORKER: 'false' });
   worker = srv.ctx.createWorker();
@@ -47,7 +39,7 @@ before(async () => {
   const { email } = await srv.admin.setPassword(srv.ownerAccountId, PASSWORD);
   web = new WebClient(srv.baseUrl);
   assert.equal((await web.logIn(email, PASSWORD)).status, 303);
-  await Promise.all([mindWithInterview('Sam Okafor', ['Enterprise']), mindWithInterview('Sam Twin', ['startup'])]);
+  await Promise.all([interviewMind(sdk, 'Sam Okafor', ['Enterprise']), interviewMind(sdk, 'Sam Twin', ['startup'])]);
   await sdk.minds.create({ name: 'Nobody Yet', tags: ['enterprise'] });
   const { panel } = await sdk.panels.create({ name: 'Remote work pulse', tags: ['enterprise', 'Startup'], questions: QUESTIONS });
   done = await sdk.panels.wait(panel.id, { intervalMs: 20, maxIntervalMs: 100, timeoutMs: 30_000 });
