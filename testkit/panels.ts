@@ -11,6 +11,16 @@ export type PanelQuestion = CreatePanelRequest['questions'][number];
 
 const AGREE = ['Strongly disagree', 'Disagree', 'Neutral', 'Agree', 'Strongly agree'];
 
+/** One question of each type whose answer Sam (sampleInterview) gives, and one nobody talks about: the panel tests' questionnaire. */
+export const SAM_QUESTIONS: PanelQuestion[] = [
+  { id: 'where', text: 'Do you prefer working remotely or in an office?', type: 'single', options: ['Remote, from home', 'In an office'] },
+  { id: 'hiring', text: 'What do you look for first when you hire engineers?', type: 'multiple', options: ['Curiosity', 'Clear writing', 'A famous university degree'] },
+  { id: 'remote-love', text: 'How much do you enjoy working from home?', type: 'likert', scale: { min: 1, max: 5, labels: ['Not at all', 'A little', 'Somewhat', 'A lot', 'Completely'] } },
+  { id: 'coffee', text: 'How many cups of coffee do you drink a day?', type: 'number', scale: { min: 0, max: 20 } },
+  { id: 'burnout', text: 'How do you deal with burnout?', type: 'open' },
+  { id: 'football', text: 'Which football club do you support?', type: 'single', options: ['Arsenal', 'Liverpool', 'Real Madrid'] },
+];
+
 /**
  * Fifty typed questions, ten of each type, on the subjects of sampleInterview() and of
  * longInterview()'s generated answers (work, hiring, open source, running, coffee, …), with a few

@@ -7,9 +7,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import type { CreatePanelRequest, Panel, PanelAnswer } from '@mindsim/sdk';
+import type { Panel, PanelAnswer } from '@mindsim/sdk';
 import { client, type Client } from '../../testkit/http.ts';
 import { failure, type TestSdk, interviewMind } from '../../testkit/sdk.ts';
+import { SAM_QUESTIONS } from '../../testkit/panels.ts';
 import { startService, type Service } from '../../testkit/service.ts';
 
 let srv: Service;
@@ -34,15 +35,7 @@ before(async () => {
 });
 after(() => srv?.close());
 
-/** One question of each type whose answer Sam gives, and one nobody talks about. */
-const QUESTIONS: CreatePanelRequest['questions'] = [
-  { id: 'where', text: 'Do you prefer working remotely or in an office?', type: 'single', options: ['Remote, from home', 'In an office'] },
-  { id: 'hiring', text: 'What do you look for first when you hire engineers?', type: 'multiple', options: ['Curiosity', 'Clear writing', 'A famous university degree'] },
-  { id: 'remote-love', text: 'How much do you enjoy working from home?', type: 'likert', scale: { min: 1, max: 5, labels: ['Not at all', 'A little', 'Somewhat', 'A lot', 'Completely'] } },
-  { id: 'coffee', text: 'How many cups of coffee do you drink a day?', type: 'number', scale: { min: 0, max: 20 } },
-  { id: 'burnout', text: 'How do you deal with burnout?', type: 'open' },
-  { id: 'football', text: 'Which football club do you support?', type: 'single', options: ['Arsenal', 'Liverpool', 'Real Madrid'] },
-];
+const QUESTIONS = SAM_QUESTIONS;
 
 const byId = (p: Panel, id: string) => {
   const r = p.results?.find((q) => q.questionId === id);

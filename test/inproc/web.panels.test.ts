@@ -7,9 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { CreatePanelRequest, Panel } from '@mindsim/sdk';
+import type { Panel } from '@mindsim/sdk';
 import type { Worker } from '../../src/jobs/worker.ts';
 import { type TestSdk, interviewMind } from '../../testkit/sdk.ts';
+import { SAM_QUESTIONS } from '../../testkit/panels.ts';
 import { startService, type Service } from '../../testkit/service.ts';
 import { WebClient } from '../support/web.ts';
 
@@ -22,14 +23,7 @@ let done: Panel;
 const PASSWORD = 'a long enough password';
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-const QUESTIONS: CreatePanelRequest['questions'] = [
-  { id: 'where', text: 'Do you prefer working remotely or in an office?', type: 'single', options: ['Remote, from home', 'In an office'] },
-  { id: 'hiring', text: 'What do you look for first when you hire engineers?', type: 'multiple', options: ['Curiosity', 'Clear writing', 'A famous university degree'] },
-  { id: 'remote-love', text: 'How much do you enjoy working from home?', type: 'likert', scale: { min: 1, max: 5, labels: ['Not at all', 'A little', 'Somewhat', 'A lot', 'Completely'] } },
-  { id: 'coffee', text: 'How many cups of coffee do you drink a day?', type: 'number', scale: { min: 0, max: 20 } },
-  { id: 'burnout', text: 'How do you deal with burnout?', type: 'open' },
-  { id: 'football', text: 'Which football club do you support?', type: 'single', options: ['Arsenal', 'Liverpool', 'Real Madrid'] },
-];
+const QUESTIONS = SAM_QUESTIONS;
 
 before(async () => {
   srv = await startService({ RUN_WORKER: 'false' });
