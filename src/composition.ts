@@ -126,7 +126,7 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
       {
         [PROCESS_SNAPSHOT]: new ProcessSnapshotJob(store, blobs, rt, log, (task) => pool.analyse(task), llm ? reflector(llm) : null, llm ? psychometricEstimator(llm) : null),
         [RUN_SIMULATION]: new RunSimulationJob(services.simulation),
-        [RUN_PANEL_UNIT]: new RunPanelUnitJob(new PanelRunner(store, engines, memories, rt)),
+        [RUN_PANEL_UNIT]: new RunPanelUnitJob(new PanelRunner(store, engines, memories, rt, config.panelLlmConcurrency)),
       },
       {
         id: `${os.hostname()}:${process.pid}:${rt.newId().slice(0, 8)}`,

@@ -53,6 +53,7 @@ const ConfigSchema = z.object({
   USAGE_FLUSH_MS: z.coerce.number().int().min(10).default(5000),
   RETRIEVAL_MODE: z.enum(['hybrid', 'lexical']).default('hybrid'),
   PANEL_MAX_ANSWERS: z.coerce.number().int().min(1).default(20_000),
+  PANEL_LLM_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
 });
 
 export interface Config {
@@ -92,6 +93,8 @@ export interface Config {
   strictModels: boolean;
   /** The most answers (minds × questions) one panel may ask for (413 beyond). */
   panelMaxAnswers: number;
+  /** Questions of one panel unit the LLM engine answers at once. */
+  panelLlmConcurrency: number;
   /** How long a verified API key is trusted without a database lookup (0 = never cached). */
   apiKeyCacheMs: number;
   /** How long a completed or failed snapshot status is answered from memory (0 = never cached). */
@@ -174,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: c.LOGIN_RATE_LIMIT,
     strictModels: c.STRICT_MODELS,
     panelMaxAnswers: c.PANEL_MAX_ANSWERS,
+    panelLlmConcurrency: c.PANEL_LLM_CONCURRENCY,
     apiKeyCacheMs: c.API_KEY_CACHE_MS,
     statusCacheMs: c.STATUS_CACHE_MS,
     store,

@@ -5,6 +5,7 @@
  * twice, a unit of a cancelled or deleted panel stores nothing, and the last unit to finish
  * settles the panel exactly once.
  */
+import pLimit from 'p-limit';
 import type { EngineRegistry } from '../engines/registry.ts';
 import type { TypedAnswer } from '../engines/questions.ts';
 import { DomainError } from '../kernel/errors.ts';
@@ -23,6 +24,8 @@ export class PanelRunner {
     private readonly engines: EngineRegistry,
     private readonly memories: MindMemories,
     private readonly rt: Runtime,
+    /** How many questions of one unit an engine that calls out (the LLM) answers at once; the offline engine answers one at a time. */
+    private readonly llmConcurrency = 1,
   ) {}
 
   /**
@@ -75,12 +78,17 @@ export class PanelRunner {
     const { engine } = resolveModel(this.engines, false, panel.model);
     const memory = await this.memories.memory(snapshotIds);
     const context = engine.wantsContext ? await this.memories.context(snapshotIds) : undefined;
-    const out: PanelAnswer[] = [];
-    for (const [questionIndex, question] of panel.questions.entries()) {
-      const a: TypedAnswer = await engine.answerQuestion({ mindName: unit.mindName, memory, question, ...(context ? { context } : {}) });
-      out.push({ unitSeq: unit.seq, questionIndex, mindId: unit.mindId, ...a, createdAt: iso(this.rt.now()) });
-      await breathe();
-    }
-    return out;
+    // The offline engine is CPU work: one question at a time, yielding between them. The LLM waits on
+    // the network: a few questions in flight at once (the provider's 429s are retried by the AI SDK).
+    const limit = pLimit(engine.wantsContext ? this.llmConcurrency : 1);
+    return Promise.all(
+      panel.questions.map((question, questionIndex) =>
+        limit(async (): Promise<PanelAnswer> => {
+          const a: TypedAnswer = await engine.answerQuestion({ mindName: unit.mindName, memory, question, ...(context ? { context } : {}) });
+          await breathe();
+          return { unitSeq: unit.seq, questionIndex, mindId: unit.mindId, ...a, createdAt: iso(this.rt.now()) };
+        }),
+      ),
+    );
   }
 }

@@ -36,6 +36,8 @@ const ANSWER = {
   acting: 'They would keep working from home.',
   confidence: 0.8,
 };
+/** Typed-answer requests being answered now, and the most at once. */
+const inFlight = { now: 0, max: 0 };
 /** The provider's typed answers (panels): a choice, a number, or an explicit no_evidence, by the question in the prompt. */
 function typedReply(prompt: string): Record<string, unknown> {
   const common = { saying: 'Remote, without question.', confidence: 0.7, passages: [0] };
@@ -75,7 +77,18 @@ function startProvider(): Promise<number> {
         res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'boom', type: 'server_error' } }));
         return;
       }
-      const content = JSON.stringify(schemaName === 'reflections' ? REFLECTIONS : schemaName === 'typed_answer' ? typedReply(user) : ANSWER);
+      if (schemaName === 'typed_answer') {
+        // A little latency, so questions asked at once overlap here.
+        inFlight.now++;
+        inFlight.max = Math.max(inFlight.max, inFlight.now);
+        setTimeout(() => {
+          inFlight.now--;
+          const completion = { id: 'chatcmpl-test', object: 'chat.completion', created: 1_700_000_000, model: 'test-model', choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify(typedReply(user)) }, finish_reason: 'stop' }] };
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion));
+        }, 60);
+        return;
+      }
+      const content = JSON.stringify(schemaName === 'reflections' ? REFLECTIONS : ANSWER);
       if (body.stream) return void streamAnswer(res, content);
       const completion = { id: 'chatcmpl-test', object: 'chat.completion', created: 1_700_000_000, model: 'test-model', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion));
@@ -116,7 +129,7 @@ async function collect(events: AsyncIterable<SimulationEvent>): Promise<Simulati
 }
 
 describe('a panel answered by mind-reasoner-pro', () => {
-  it('asks the model once per mind and question and stores its typed answers (the enum schema itself: engine.llm-questions)', async () => {
+  it('asks the model once per mind and question, the questions at once, and stores its typed answers in order (the enum schema itself: engine.llm-questions)', async () => {
     received.length = 0;
     const { panel } = await sdk.panels.create({
       mindIds: [mindId],
@@ -131,6 +144,7 @@ describe('a panel answered by mind-reasoner-pro', () => {
     const done = await sdk.panels.wait(panel.id, { intervalMs: 20, maxIntervalMs: 100, timeoutMs: 20_000 });
     assert.equal(done.status, 'completed');
     assert.equal(received.filter((r) => r.schemaName === 'typed_answer').length, 3);
+    assert.equal(inFlight.max, 3, 'the three questions were asked at once (PANEL_LLM_CONCURRENCY defaults to 4)');
     const { answers } = await sdk.panels.answers(panel.id);
     assert.deepEqual(
       answers.map((a) => [a.questionId, a.status, a.choices, a.value]),
