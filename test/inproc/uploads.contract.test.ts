@@ -118,7 +118,9 @@ describe('signed-URL uploads', { concurrency: true }, () => {
         const { artifactId } = await signedUrl();
         const t0 = performance.now();
         const r = await failure(snapshotOf(artifactId));
-        assert.ok(performance.now() - t0 < 1000);
+        // "At once": refused, not held until an upload arrives. The bound only tells that apart from waiting;
+        // 1 s was too tight for a loaded CI machine (2.1 s seen on PostgreSQL + s3rver), timings live in bench/.
+        assert.ok(performance.now() - t0 < 5000, `answered after ${(performance.now() - t0).toFixed(0)} ms`);
         assert.equal(r.status, 409);
         assert.equal(r.code, 'ARTIFACT_NOT_UPLOADED');
         assert.equal((await sdk.snapshots.list(mindId).all()).length, 0, 'no snapshot was created');
