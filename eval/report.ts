@@ -79,7 +79,7 @@ const CEILINGS = [
   '73%) and among its top twenty for 99%; the rate below is lower because it counts the passage only inside the evidence',
   'windows shown (the window is placed where the retrieved sentences of the answer weigh most: 64.8% → 68.2%). So both',
   'misses are ranking errors that averaged word vectors cannot resolve, not missing candidates. Tried and dropped (no gain',
-  'beyond noise on both sets, see docs/ARCHITECTURE.md): question-to-question vector similarity, a soft word-matching',
+  'beyond noise on both sets, see docs/DECISIONS.md): question-to-question vector similarity, a soft word-matching',
   're-rank, 2–4-sentence windows or whole answers as the unit, pseudo-relevance feedback, a consensus choice among the',
   'top answers, other context weights. A sentence encoder or an LLM re-ranking the top twenty passages is the next step;',
   'no npm package ships such weights for offline use today.',
