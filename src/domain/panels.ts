@@ -135,6 +135,22 @@ export class PanelService {
     return out;
   }
 
+  /** The answered values of each number question (a histogram's input), from the answers' figures (no words, no evidence). */
+  async numberValues(auth: AuthContext, panelId: string): Promise<Map<string, number[]>> {
+    const panel = await this.require(auth, panelId);
+    const out = new Map<string, number[]>();
+    const numeric = new Map(panel.questions.flatMap((q, i): Array<[number, string]> => (q.type === 'number' ? [[i, q.id]] : [])));
+    if (numeric.size === 0) return out;
+    for (const a of await this.store.repos.panelAnswers.figures(panel.id)) {
+      const id = numeric.get(a.questionIndex);
+      if (id === undefined || a.status !== 'answered' || a.value === null) continue;
+      const values = out.get(id) ?? [];
+      values.push(a.value);
+      out.set(id, values);
+    }
+    return out;
+  }
+
   /** A page of answers (by question, then mind), filtered e.g. to one option of one question. */
   async answers(
     auth: AuthContext,

@@ -14,8 +14,6 @@ import { render } from '../render.ts';
 
 const PANELS_PAGE = 25;
 const ANSWERS_PAGE = 20;
-/** A number question's histogram reads its answers' values; beyond this many it shows the figures only. */
-const MAX_HISTOGRAM_VALUES = 5000;
 
 const blank = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema);
 const PageQuery = z.object({ page: blank(z.coerce.number().int().min(1).max(100_000).default(1)) });
@@ -45,22 +43,11 @@ function panelIdOf(req: FastifyRequest): string {
 
 const progressOf = (p: PanelView) => ({ percent: p.total ? Math.round((p.done / p.total) * 100) : 0, live: !isFinalPanel(p.status) });
 
-/** Every answered value of each number question (for its histogram), when there are not too many. */
-async function numbersOf(s: Services, auth: AuthContext, p: PanelView): Promise<Map<string, number[]>> {
-  const out = new Map<string, number[]>();
-  for (const r of p.results ?? []) {
-    if (r.type !== 'number' || r.answered === 0 || r.answered > MAX_HISTOGRAM_VALUES) continue;
-    const values: number[] = [];
-    for await (const a of s.panels.allAnswers(auth, p.id, { questionId: r.questionId, status: 'answered' })) if (a.value !== null) values.push(a.value);
-    out.set(r.questionId, values);
-  }
-  return out;
-}
-
 /** The live part of a panel's page: status, progress, actions and the results so far. */
 async function liveView(s: Services, auth: AuthContext, panelId: string) {
   const panel = await s.panels.get(auth, panelId);
-  const numbers = await numbersOf(s, auth, panel);
+  // One read of the answers' figures, not their words: the page polls this every second while the panel runs.
+  const numbers = (panel.results ?? []).some((r) => r.type === 'number' && r.answered > 0) ? await s.panels.numberValues(auth, panelId) : new Map<string, number[]>();
   const questions = (panel.results ?? []).map((result) => ({ result, chart: questionChart(panel.id, result, numbers.get(result.questionId)) }));
   return { panel, questions, ...progressOf(panel), num };
 }
