@@ -150,6 +150,12 @@ function reading(r: PanelReport): string[] {
     'a bonus for the preferred side of a contrast, and wink-nlp sentence sentiment as the stance ("offices are built for',
     'visibility, not for focus" reads +0.5; fewer right).',
     '',
+    '**Names match only themselves** (2026-11-23). An option\'s proper nouns (wink-nlp PROPN: "Chicago", "Real Madrid",',
+    '"Deezer") no longer match other words through the word vectors (Boston and Chicago are near neighbours; "Real" matched',
+    '"real"). Before, on the same 66 questions: held-out 32 answered (48.5%), 37.5% right where answered; whole transcript',
+    '51 answered (77.3%), 82.4% right; off-topic no_evidence 96.0%; after: the figures above (held-out 42.4%, whole 84.3%,',
+    'off-topic 97.2%). No threshold changed.',
+    '',
   ];
 }
 

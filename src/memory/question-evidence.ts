@@ -18,7 +18,7 @@
 import { confidenceOf } from './confidence.ts';
 import type { MindMemory } from './mind-memory.ts';
 import { passageOf, relevanceOf, retrieve, type Retrieval } from './retrieval.ts';
-import { termTokens, type TermToken } from './sentences.ts';
+import { properNounStems, termTokens, type TermToken } from './sentences.ts';
 import { tokenWeight } from './semantic.ts';
 import { DIMS, wordVectors } from './word-vectors.ts';
 
@@ -132,11 +132,13 @@ export class PhraseMatcher {
   constructor(phrase: string, tokens: readonly TermToken[] = termTokens(phrase)) {
     const table = wordVectors();
     const seen = new Set<string>();
+    // A name matches only itself: "Boston" is not said by a sentence about Chicago, however near their vectors.
+    const names = properNounStems(phrase);
     const words: Array<{ stem: string; vector: Float32Array | null; weight: number }> = [];
     for (const t of tokens) {
       if (seen.has(t.stem)) continue;
       seen.add(t.stem);
-      words.push({ stem: t.stem, vector: unitVector(t.word), weight: tokenWeight(table, t) });
+      words.push({ stem: t.stem, vector: names.has(t.stem) ? null : unitVector(t.word), weight: tokenWeight(table, t) });
     }
     this.words = words;
   }

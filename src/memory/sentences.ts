@@ -252,3 +252,12 @@ export function readTagged(text: string): TaggedText {
   });
   return { sentences: sentencesOf(doc), nouns, nounsAndVerbs };
 }
+
+/** Stems of the proper nouns of a text ("Chicago", "Real Madrid"): names, which only match themselves. */
+export function properNounStems(text: string): Set<string> {
+  const { nlp, its } = wink();
+  const tokens = nlp.readDoc(text).tokens();
+  const pos = tokens.out(its.pos) as string[];
+  const normals = tokens.out(its.normal) as string[];
+  return new Set(normals.flatMap((word, i) => (pos[i] === 'PROPN' ? [stem(word)] : [])));
+}
