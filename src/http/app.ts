@@ -10,6 +10,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { apiPipeline } from './plugins/api-pipeline.ts';
+import { rejectNulText } from './plugins/text-guard.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling, sendError } from './plugins/errors.ts';
 import { responseSerializerCompiler } from './serializer.ts';
 import { digitalTwinRoutes } from './routes/digital-twins.ts';
@@ -91,6 +92,7 @@ export async function buildApp(s: Services, cfg: HttpSettings, pages?: FastifyPl
     done();
   });
   registerErrorHandling(app);
+  app.addHook('preValidation', rejectNulText);
   await registerSecurityHeaders(app, cfg.uploadOrigins);
 
   await app.register(fastifySwagger, {

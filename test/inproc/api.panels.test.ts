@@ -279,6 +279,21 @@ describe('client mistakes get a clear error and change nothing', () => {
     });
   }
 
+  it('text holding U+0000 anywhere (body, query): 400 INVALID_CHARACTERS naming the field (PostgreSQL cannot store it; the same answer on SQLite)', async () => {
+    const cases: Array<[string, string, unknown, string]> = [
+      ['POST', '/minds', { name: 'Nul\u0000Name' }, 'body.name'],
+      ['POST', '/panels', { tags: ['enterprise'], questions: [{ text: 'Why\u0000?', type: 'open' }] }, 'body.questions.0.text'],
+      ['POST', '/panels', { tags: ['enterprise'], questions: [{ text: 'Which?', type: 'single', options: ['a', 'b\u0000'] }] }, 'body.questions.0.options.1'],
+      ['GET', '/minds/search?query=a%00b', undefined, 'query.query'],
+    ];
+    for (const [method, path, body, field] of cases) {
+      const r = await api.call(method, path, body);
+      assert.equal(r.status, 400, `${method} ${path}: ${JSON.stringify(r.body)}`);
+      assert.deepEqual([r.body.code, r.body.details?.field], ['INVALID_CHARACTERS', field]);
+    }
+    assert.equal((await sdk.minds.search('Nul')).count, 0);
+  });
+
   it('malformed JSON: 400, never 500', async () => {
     const r = await api.post('/panels', '{"tags": ["enterprise"], "questions": [', { 'content-type': 'application/json' });
     assert.equal(r.status, 400);
