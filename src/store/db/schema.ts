@@ -1,6 +1,12 @@
 import type { ColumnType, Generated } from 'kysely';
 
-/** Table shapes as Kysely sees them. Timestamps are ISO 8601 UTC strings (sortable as text). */
+import type { PanelAnswersTable, PanelUnitsTable, PanelsTable } from './panel-tables.ts';
+import type { UsageDailyTable, UsageKeyDailyTable, UsageLatencyBucketsTable, UsageSimulatedTwinsTable } from './usage-tables.ts';
+
+export type { PanelAnswersTable, PanelUnitsTable, PanelsTable } from './panel-tables.ts';
+export type { UsageDailyTable, UsageKeyDailyTable, UsageLatencyBucketsTable, UsageSimulatedTwinsTable } from './usage-tables.ts';
+
+/** Table shapes as Kysely sees them (the panel and usage tables in panel-tables.ts and usage-tables.ts). Timestamps are ISO 8601 UTC strings (sortable as text). */
 export interface AccountsTable {
   id: string;
   email: string;
@@ -215,49 +221,6 @@ export interface ServiceSettingsTable {
   value: string;
 }
 
-export interface UsageDailyTable {
-  account_id: string;
-  /** UTC day, YYYY-MM-DD. */
-  day: string;
-  requests: number;
-}
-
-/** One API key's requests and work on one UTC day (migration 009): counts add up across flushes and processes. */
-export interface UsageKeyDailyTable {
-  api_key_id: string;
-  /** UTC day, YYYY-MM-DD. */
-  day: string;
-  account_id: string;
-  /** Responses with a status below 400. */
-  success_count: number;
-  /** Responses with a status of 400 or more. */
-  error_count: number;
-  latency_sum_ms: number;
-  /** Null while the day has no response counted yet (only work, e.g. a simulation whose response is still on its way). */
-  latency_min_ms: number | null;
-  latency_max_ms: number | null;
-  simulations: number;
-  snapshots_created: number;
-  psychometrics_requests: number;
-}
-
-/** A key's responses per UTC day and latency bucket (domain/latency-histogram.ts). */
-export interface UsageLatencyBucketsTable {
-  api_key_id: string;
-  day: string;
-  account_id: string;
-  bucket: number;
-  count: number;
-}
-
-/** The digital twins a key simulated on a UTC day, once each. */
-export interface UsageSimulatedTwinsTable {
-  api_key_id: string;
-  day: string;
-  account_id: string;
-  digital_twin_id: string;
-}
-
 export interface RateLimitWindowsTable {
   key: string;
   hits: number;
@@ -279,57 +242,6 @@ export interface SimulationsTable {
   message_count: number;
   created_at: string;
   updated_at: string;
-}
-
-/** A questionnaire put to many minds (domain/panel.ts); questions, selection and skipped minds as JSON. */
-export interface PanelsTable {
-  id: string;
-  account_id: string;
-  name: string;
-  status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
-  model: string;
-  selection: string;
-  questions: string;
-  skipped: string;
-  error_code: string | null;
-  error_message: string | null;
-  created_at: string;
-  updated_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
-
-/** One mind's share of a panel: a job of its own; `seq` orders the minds (and keys their answers). */
-export interface PanelUnitsTable {
-  id: string;
-  panel_id: string;
-  account_id: string;
-  mind_id: string;
-  mind_name: string;
-  seq: number;
-  /** JSON: the panel's selection tags this mind carries. */
-  tags: string;
-  status: 'pending' | 'done' | 'failed';
-  /** JSON: the completed snapshots the answers drew on. */
-  snapshot_ids: string | null;
-  error_message: string | null;
-  finished_at: string | null;
-}
-
-/** One mind's answer to one question; `choices` and `evidence` JSON. */
-export interface PanelAnswersTable {
-  panel_id: string;
-  unit_seq: number;
-  question_index: number;
-  account_id: string;
-  mind_id: string;
-  status: 'answered' | 'no_evidence';
-  choices: string;
-  value: number | null;
-  saying: string;
-  confidence: number;
-  evidence: string;
-  created_at: string;
 }
 
 export interface SimulationMessagesTable {
