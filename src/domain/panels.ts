@@ -15,6 +15,7 @@ import type { MindRow } from '../store/db/repos/minds.ts';
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
 import { resolveModel } from './models.ts';
+import { oncePerKey } from './tags.ts';
 import {
   RUN_PANEL_UNIT,
   normalizeQuestions,
@@ -81,7 +82,9 @@ export class PanelService {
   async create(auth: AuthContext, req: CreatePanelRequest): Promise<PanelView> {
     const questions = normalizeQuestions(req.questions);
     const resolved = resolveModel(this.engines, this.settings.strictModels, req.selectedSimulationModel);
-    const { minds, tagsOf } = await this.select(auth, req);
+    const mindIds = [...new Set(req.mindIds ?? [])];
+    const tagNames = oncePerKey(req.tags ?? []);
+    const { minds, tagsOf } = await this.select(auth, mindIds, tagNames);
     const ready = await this.store.repos.snapshots.mindsWithCompleted(minds.map((m) => m.id));
     const skipped: SkippedMind[] = minds.filter((m) => !ready.has(m.id)).map((m) => ({ mindId: m.id, name: m.name, reason: 'no_completed_snapshot' }));
     const answering = minds.filter((m) => ready.has(m.id));
@@ -102,7 +105,7 @@ export class PanelService {
     const at = iso(this.rt.now());
     const id = this.rt.newId();
     const units: NewUnit[] = answering.map((m, seq) => ({ id: this.rt.newId(), mindId: m.id, mindName: m.name, seq, tags: tagsOf(m.id) }));
-    const selection = { ...(req.mindIds?.length ? { mindIds: [...new Set(req.mindIds)] } : {}), ...(req.tags?.length ? { tags: distinct(req.tags) } : {}) };
+    const selection = { ...(mindIds.length ? { mindIds } : {}), ...(tagNames.length ? { tags: tagNames } : {}) };
     const name = req.name?.trim() || `${questions.length} question${questions.length === 1 ? '' : 's'} to ${answering.length} mind${answering.length === 1 ? '' : 's'}`;
     await this.store.transaction(async ({ repos, queue }) => {
       await repos.panels.insert({ id, accountId: auth.accountId, name, status: 'queued', model: resolved.model, selection, questions, skipped, createdAt: at }, units);
@@ -214,10 +217,8 @@ export class PanelService {
    * the tags (case-insensitively; unknown tags match nothing), each once, in that order; and per
    * mind the selection tags it carries.
    */
-  private async select(auth: AuthContext, req: CreatePanelRequest): Promise<{ minds: MindRow[]; tagsOf: (mindId: string) => string[] }> {
+  private async select(auth: AuthContext, ids: readonly string[], tagNames: readonly string[]): Promise<{ minds: MindRow[]; tagsOf: (mindId: string) => string[] }> {
     const { minds: mindsRepo, tags: tagsRepo } = this.store.repos;
-    const ids = [...new Set(req.mindIds ?? [])];
-    const tagNames = distinct(req.tags ?? []);
     if (ids.length === 0 && tagNames.length === 0) {
       throw invalid('panel_selection_required', 'Choose the minds: give mindIds, tags, or both.', { field: 'mindIds' });
     }
@@ -237,12 +238,6 @@ export class PanelService {
     }
     return { minds, tagsOf: (mindId) => tagNames.filter((t) => carried.get(mindId)?.has(foldKey(t))) };
   }
-}
-
-/** Tag names trimmed, each once (case-insensitively), in the order given. */
-function distinct(names: readonly string[]): string[] {
-  const seen = new Set<string>();
-  return names.map((n) => n.trim()).filter((n) => n && !seen.has(foldKey(n)) && seen.add(foldKey(n)));
 }
 
 function view(p: PanelRecord, units: UnitCounts = { pending: 0, done: 0, failed: 0 }, answers: number): PanelView {

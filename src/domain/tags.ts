@@ -33,13 +33,19 @@ export function tagName(raw: string): string {
 
 /** The names, checked, without repeats (names equal but for case count once: the first is kept). */
 export function distinctTagNames(raw: readonly string[]): string[] {
+  const names = oncePerKey(raw.map(tagName));
+  if (names.length > MAX_TAGS_PER_MIND) {
+    throw invalid('too_many_tags', `A mind carries at most ${MAX_TAGS_PER_MIND} tags.`, { limit: MAX_TAGS_PER_MIND });
+  }
+  return names;
+}
+
+/** Names trimmed, empty ones dropped, each once whatever its case (the first spelling kept), in order. */
+export function oncePerKey(raw: readonly string[]): string[] {
   const byKey = new Map<string, string>();
   for (const r of raw) {
-    const name = tagName(r);
-    if (!byKey.has(foldKey(name))) byKey.set(foldKey(name), name);
-  }
-  if (byKey.size > MAX_TAGS_PER_MIND) {
-    throw invalid('too_many_tags', `A mind carries at most ${MAX_TAGS_PER_MIND} tags.`, { limit: MAX_TAGS_PER_MIND });
+    const name = r.trim();
+    if (name && !byKey.has(foldKey(name))) byKey.set(foldKey(name), name);
   }
   return [...byKey.values()];
 }
