@@ -19,6 +19,7 @@ import { oncePerKey } from './tags.ts';
 import {
   RUN_PANEL_UNIT,
   normalizeQuestions,
+  type AnswerFigures,
   type NewUnit,
   type PanelRecord,
   type QuestionInput,
@@ -127,31 +128,37 @@ export class PanelService {
 
   /** The panel with its progress and, with `withResults`, its results per question and per selection tag. */
   async get(auth: AuthContext, panelId: string, withResults = true): Promise<PanelView> {
+    return (await this.read(auth, panelId, withResults)).view;
+  }
+
+  /**
+   * The panel with its results, and the answered values of each number question (a histogram's
+   * input): the dashboard's page, from one read of the answers' figures (no words, no evidence).
+   */
+  async withNumberValues(auth: AuthContext, panelId: string): Promise<{ panel: PanelView; numbers: Map<string, number[]> }> {
+    const { view: panel, record, figures } = await this.read(auth, panelId, true);
+    const numbers = new Map<string, number[]>();
+    const numeric = new Map(record.questions.flatMap((q, i): Array<[number, string]> => (q.type === 'number' ? [[i, q.id]] : [])));
+    for (const a of figures) {
+      const id = numeric.get(a.questionIndex);
+      if (id === undefined || a.status !== 'answered' || a.value === null) continue;
+      const values = numbers.get(id) ?? [];
+      values.push(a.value);
+      numbers.set(id, values);
+    }
+    return { panel, numbers };
+  }
+
+  private async read(auth: AuthContext, panelId: string, withResults: boolean): Promise<{ view: PanelView; record: PanelRecord; figures: AnswerFigures[] }> {
     const panel = await this.require(auth, panelId);
     const { panels, panelAnswers } = this.store.repos;
     const [units, answers] = await Promise.all([panels.unitCounts([panel.id]), panelAnswers.counts([panel.id])]);
     const out = view(panel, units.get(panel.id), answers.get(panel.id) ?? 0);
-    if (!withResults) return out;
+    if (!withResults) return { view: out, record: panel, figures: [] };
     const figures = await panelAnswers.figures(panel.id);
     out.results = questionResults(panel.questions, figures);
     if (panel.selection.tags?.length) out.segments = segmentResults(panel.selection.tags, await panels.units(panel.id), panel.questions, figures);
-    return out;
-  }
-
-  /** The answered values of each number question (a histogram's input), from the answers' figures (no words, no evidence). */
-  async numberValues(auth: AuthContext, panelId: string): Promise<Map<string, number[]>> {
-    const panel = await this.require(auth, panelId);
-    const out = new Map<string, number[]>();
-    const numeric = new Map(panel.questions.flatMap((q, i): Array<[number, string]> => (q.type === 'number' ? [[i, q.id]] : [])));
-    if (numeric.size === 0) return out;
-    for (const a of await this.store.repos.panelAnswers.figures(panel.id)) {
-      const id = numeric.get(a.questionIndex);
-      if (id === undefined || a.status !== 'answered' || a.value === null) continue;
-      const values = out.get(id) ?? [];
-      values.push(a.value);
-      out.set(id, values);
-    }
-    return out;
+    return { view: out, record: panel, figures };
   }
 
   /** A page of answers (by question, then mind), filtered e.g. to one option of one question. */

@@ -45,9 +45,8 @@ const progressOf = (p: PanelView) => ({ percent: p.total ? Math.round((p.done / 
 
 /** The live part of a panel's page: status, progress, actions and the results so far. */
 async function liveView(s: Services, auth: AuthContext, panelId: string) {
-  const panel = await s.panels.get(auth, panelId);
   // One read of the answers' figures, not their words: the page polls this every second while the panel runs.
-  const numbers = (panel.results ?? []).some((r) => r.type === 'number' && r.answered > 0) ? await s.panels.numberValues(auth, panelId) : new Map<string, number[]>();
+  const { panel, numbers } = await s.panels.withNumberValues(auth, panelId);
   const questions = (panel.results ?? []).map((result) => ({ result, chart: questionChart(panel.id, result, numbers.get(result.questionId)) }));
   return { panel, questions, ...progressOf(panel), num };
 }
