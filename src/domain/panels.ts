@@ -58,6 +58,33 @@ export interface PanelSettings {
 
 const panelNotFound = () => notFound('The panel', 'panel_not_found');
 
+/** Which answers a client lists: a question (by its id), a mind, a status, an option or a value. */
+export interface AnswerQuery {
+  questionId?: string | undefined;
+  mindId?: string | undefined;
+  status?: AnswerFilter['status'] | undefined;
+  option?: string | undefined;
+  value?: number | undefined;
+}
+
+/** Answers read per query by `answerStream`. */
+const STREAM_PAGE = 1000;
+
+/** The repository's filter for a query: the question id made its index (400 for a question the panel does not have). */
+function filterOf(panel: PanelRecord, q: AnswerQuery): AnswerFilter {
+  const filter: AnswerFilter = {};
+  if (q.questionId !== undefined) {
+    const index = panel.questions.findIndex((x) => x.id === q.questionId);
+    if (index < 0) throw invalid('unknown_question', `The panel has no question "${q.questionId}".`, { field: 'questionId' });
+    filter.questionIndex = index;
+  }
+  if (q.mindId !== undefined) filter.mindId = q.mindId;
+  if (q.status !== undefined) filter.status = q.status;
+  if (q.option !== undefined) filter.option = q.option;
+  if (q.value !== undefined) filter.value = q.value;
+  return filter;
+}
+
 /** The answer of one mind to one question, as the API lists it. */
 export interface PanelAnswerView extends Omit<AnswerRow, 'unitSeq' | 'questionIndex'> {
   questionId: string;
@@ -162,34 +189,27 @@ export class PanelService {
   }
 
   /** A page of answers (by question, then mind), filtered e.g. to one option of one question. */
-  async answers(
-    auth: AuthContext,
-    panelId: string,
-    q: { limit: number; offset: number; questionId?: string | undefined; mindId?: string | undefined; status?: AnswerFilter['status'] | undefined; option?: string | undefined; value?: number | undefined },
-  ): Promise<{ answers: PanelAnswerView[]; count: number }> {
+  async answers(auth: AuthContext, panelId: string, q: AnswerQuery & { limit: number; offset: number }): Promise<{ answers: PanelAnswerView[]; count: number }> {
     const panel = await this.require(auth, panelId);
-    const filter: AnswerFilter = {};
-    if (q.questionId !== undefined) {
-      const index = panel.questions.findIndex((x) => x.id === q.questionId);
-      if (index < 0) throw invalid('unknown_question', `The panel has no question "${q.questionId}".`, { field: 'questionId' });
-      filter.questionIndex = index;
-    }
-    if (q.mindId !== undefined) filter.mindId = q.mindId;
-    if (q.status !== undefined) filter.status = q.status;
-    if (q.option !== undefined) filter.option = q.option;
-    if (q.value !== undefined) filter.value = q.value;
-    const { rows, count } = await this.store.repos.panelAnswers.page(panel.id, filter, q.limit, q.offset);
+    const { rows, count } = await this.store.repos.panelAnswers.page(panel.id, filterOf(panel, q), q.limit, q.offset);
     return { answers: rows.map((r) => answerView(panel, r)), count };
   }
 
-  /** Every answer of the panel in pages (the CSV export), filtered as `answers`. */
-  async *allAnswers(auth: AuthContext, panelId: string, q: Omit<Parameters<PanelService['answers']>[2], 'limit' | 'offset'>): AsyncGenerator<PanelAnswerView> {
-    const page = 1000;
-    for (let offset = 0; ; offset += page) {
-      const { answers } = await this.answers(auth, panelId, { ...q, limit: page, offset });
-      yield* answers;
-      if (answers.length < page) return;
-    }
+  /**
+   * Every answer, filtered as `answers` (the CSV export): the panel and the filter are checked now,
+   * so a mistake is an error before anything is sent; the rows are read 1,000 at a time as taken.
+   */
+  async answerStream(auth: AuthContext, panelId: string, q: AnswerQuery): Promise<AsyncGenerator<PanelAnswerView>> {
+    const panel = await this.require(auth, panelId);
+    const filter = filterOf(panel, q);
+    const { panelAnswers } = this.store.repos;
+    return (async function* () {
+      for (let offset = 0; ; offset += STREAM_PAGE) {
+        const rows = await panelAnswers.rows(panel.id, filter, STREAM_PAGE, offset);
+        yield* rows.map((r) => answerView(panel, r));
+        if (rows.length < STREAM_PAGE) return;
+      }
+    })();
   }
 
   /** Stops a queued or running panel: no unit starts any more; answers stored so far are kept. */

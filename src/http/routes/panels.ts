@@ -98,10 +98,10 @@ export const panelRoutes =
         const auth = authOf(req);
         if (format === 'json') return s.panels.answers(auth, req.params.panelId, { limit, offset, ...filter });
         // Checked before the body starts, so an unknown panel or question is a JSON error with its status.
-        await s.panels.answers(auth, req.params.panelId, { ...filter, limit: 1, offset: 0 });
+        const answers = await s.panels.answerStream(auth, req.params.panelId, filter);
         const rows = Readable.from(
           (async function* () {
-            for await (const a of s.panels.allAnswers(auth, req.params.panelId, filter)) yield csvRow(a);
+            for await (const a of answers) yield csvRow(a);
           })(),
         );
         reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="panel-${req.params.panelId}.csv"`);

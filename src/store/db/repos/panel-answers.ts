@@ -91,8 +91,26 @@ export class PanelAnswersRepo {
     }));
   }
 
-  /** A page of answers, by question then mind, with the mind's name; and how many match in all. */
+  /** A page of answers (by question, then mind, with the mind's name), and how many match in all. */
   async page(panelId: string, filter: AnswerFilter, limit: number, offset: number): Promise<{ rows: AnswerRow[]; count: number }> {
+    const count = Number((await this.matching(panelId, filter).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst())?.n ?? 0);
+    return { rows: await this.rows(panelId, filter, limit, offset), count };
+  }
+
+  /** Answers by question, then mind, with the mind's name (no count: the CSV export reads every page). */
+  async rows(panelId: string, filter: AnswerFilter, limit: number, offset: number): Promise<AnswerRow[]> {
+    const rows = await this.matching(panelId, filter)
+      .selectAll('a')
+      .select('u.mind_name')
+      .orderBy('a.question_index')
+      .orderBy('a.unit_seq')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map((r) => ({ ...toAnswer(r), mindName: r.mind_name }));
+  }
+
+  private matching(panelId: string, filter: AnswerFilter) {
     let q = this.db
       .selectFrom('panel_answers as a')
       .innerJoin('panel_units as u', (j) => j.onRef('u.panel_id', '=', 'a.panel_id').onRef('u.seq', '=', 'a.unit_seq'))
@@ -102,15 +120,7 @@ export class PanelAnswersRepo {
     if (filter.status !== undefined) q = q.where('a.status', '=', filter.status);
     if (filter.value !== undefined) q = q.where('a.value', '=', filter.value);
     if (filter.option !== undefined) q = q.where(like('a.choices', containsPattern(JSON.stringify(filter.option))));
-    const count = Number((await q.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst())?.n ?? 0);
-    const rows = await q
-      .selectAll('a')
-      .select('u.mind_name')
-      .orderBy('a.question_index')
-      .orderBy('a.unit_seq')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return { rows: rows.map((r) => ({ ...toAnswer(r), mindName: r.mind_name })), count };
+    return q;
   }
+
 }
