@@ -99,28 +99,32 @@ async function killMidPanel(t: TestContext, srv: TestServer, sql: Sql, workers: 
     const unitOf = (j: JobRow) => (JSON.parse(j.payload) as { unitId: string }).unitId;
     const pendingUnits = async () => new Set((await sql.rows<{ id: string }>("select id from panel_units where panel_id = ? and status = 'pending'", panel.id)).map((u) => u.id));
 
-    // The kill: some answers are stored, and the victim is answering a unit whose answers are not.
-    // Read after the kill (the dead cannot write), the unit must still be pending; if the victim
-    // stored it between the read and the kill, the next worker started is the victim.
-    let victim = started[0] as WorkerProcess;
+    // The kill: some answers are stored, and a worker is answering a unit whose answers are not.
+    // Any live worker will do (with two, the other may take every unit while one is still
+    // starting). Read after the kill (the dead cannot write), the unit must still be pending; if
+    // the victim stored it between the read and the kill, a fresh worker takes its place and the
+    // loop looks again.
+    const dead = new Set<WorkerProcess>();
     /** Every job a killed worker held. */
     const killed: JobRow[] = [];
     for (const deadline = Date.now() + 30_000; ; ) {
       const n = await stored();
-      const inHand = heldBy(await jobsOfPanel(), victim);
+      const jobs = await jobsOfPanel();
       const pending = await pendingUnits();
       if (n >= panel.total) assert.fail(`the panel finished before the kill could land (make it bigger)\n${outputs()}`);
-      if (n > 0 && inHand.some((j) => pending.has(unitOf(j)))) {
+      const victim = n > 0 ? started.find((w) => !dead.has(w) && heldBy(jobs, w).some((j) => pending.has(unitOf(j)))) : undefined;
+      if (victim) {
         await victim.kill();
+        dead.add(victim);
         const held = heldBy(await jobsOfPanel(), victim);
         const stillPending = await pendingUnits();
         const midUnit = held.filter((j) => stillPending.has(unitOf(j)));
         killed.push(...held);
         t.diagnostic(`${((Date.now() - t0) / 1000).toFixed(1)} s: worker killed ${midUnit.length ? 'answering a unit' : 'after storing its unit'}, ${n} of ${panel.total} answers stored`);
         if (midUnit.length > 0) break;
-        victim = spawnWorker();
+        spawnWorker();
       } else {
-        if (Date.now() > deadline) assert.fail(`never a stored unit with the victim answering another (${n} stored)\n${outputs()}`);
+        if (Date.now() > deadline) assert.fail(`never a stored unit with a worker answering another (${n} stored)\n${outputs()}`);
         await sleep(5);
       }
     }
