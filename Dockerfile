@@ -16,9 +16,9 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY . .
 # The word-vector table (src/memory/word-vectors.ts), built once into the image while node_modules is writable.
-RUN node --import tsx src/cli/vectors.ts
+RUN node src/cli/vectors.ts
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 8080
 # node itself is PID 1 (no npm or shell wrapper), so SIGTERM reaches the service, which drains and exits.
-CMD ["node", "--import", "tsx", "src/main.ts"]
+CMD ["node", "src/main.ts"]

@@ -32,7 +32,7 @@ export interface LoadRow {
 /** Runs bench/load.ts in a child process (so the driver never competes with the load) and reads its JSON result. */
 export function loadOnce(opts: autocannon.Options): Promise<Omit<LoadRow, 'name'>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts', JSON.stringify(opts)], {
+    const child = spawn(process.execPath, ['--conditions=mindsim-source', 'bench/load.ts', JSON.stringify(opts)], {
       cwd: path.resolve(import.meta.dirname, '..'),
     });
     let out = '';

@@ -232,7 +232,7 @@ async function startWorkers(env: NodeJS.ProcessEnv, n: number): Promise<ChildPro
   await Promise.all(
     Array.from({ length: n }, () => {
       // LOG_LEVEL=info only to see the line that says it started; the worker logs no line per job.
-      const p = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--worker-only'], { cwd: ROOT, env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+      const p = spawn(process.execPath, ['src/main.ts', '--worker-only'], { cwd: ROOT, env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
       procs.push(p);
       return new Promise<void>((resolve, reject) => {
         p.stdout?.on('data', (d: Buffer) => d.toString().includes('service started') && resolve());

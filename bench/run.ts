@@ -51,7 +51,7 @@ async function loads(targets: Array<{ name: string; opts: autocannon.Options }>)
 
 async function startHello(): Promise<{ url: string; stop: () => void }> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'bench/hello.ts'], { cwd: ROOT, env: { ...process.env, PORT: String(port) } });
+  const proc = spawn(process.execPath, ['bench/hello.ts'], { cwd: ROOT, env: { ...process.env, PORT: String(port) } });
   await new Promise<void>((resolve, reject) => {
     proc.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
     proc.once('exit', () => reject(new Error('hello-world exited')));

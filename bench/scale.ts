@@ -55,7 +55,7 @@ export async function workerThroughput(workers: number, count: number): Promise<
     // Workers first, ready and idle, so their start-up is not timed.
     await Promise.all(
       Array.from({ length: workers }, () => {
-        const p = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--worker-only'], {
+        const p = spawn(process.execPath, ['src/main.ts', '--worker-only'], {
           cwd: ROOT,
           env: { ...srv.env, WORKER_POLL_MS: '20', LOG_LEVEL: 'info' },
           stdio: ['ignore', 'pipe', 'ignore'],

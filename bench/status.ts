@@ -16,7 +16,7 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 
 async function main() {
   const port = await freePort();
-  const hello = spawn(process.execPath, ['--import', 'tsx', 'bench/hello.ts'], { cwd: ROOT, env: { ...process.env, PORT: String(port) } });
+  const hello = spawn(process.execPath, ['bench/hello.ts'], { cwd: ROOT, env: { ...process.env, PORT: String(port) } });
   await new Promise<void>((resolve) => hello.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve()));
   const srv = await startServer({ LOG_LEVEL: 'warn', ...(JSON.parse(process.env.BENCH_ENV ?? '{}') as Record<string, string>) });
   try {

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// The `mindsim` CLI without a build step: tsx compiles the TypeScript entry on the fly.
+// The `mindsim` CLI without a build step: Node.js (22.18 or later) runs the TypeScript entry as it
+// is, its types stripped. The CLI uses the SDK of this repository from its source
+// (packages/sdk/src, the package's `mindsim-source` export condition), not from a build of it.
 // Paths are relative to this file, so it runs from any working directory.
-import { fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
+import { registerHooks } from 'node:module';
 
-// The project's tsconfig maps @mindsim/sdk to its TypeScript source (packages/sdk/src).
-register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
+registerHooks({
+  resolve: (specifier, context, nextResolve) =>
+    nextResolve(specifier, specifier === '@mindsim/sdk' ? { ...context, conditions: [...context.conditions, 'mindsim-source'] } : context),
+});
 await import('../src/cli/mindsim/main.ts');

@@ -66,7 +66,7 @@ async function onTerminal(env: Record<string, string>): Promise<string> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsim-tty-'));
   const port = await freePort();
   // exec: node itself is the terminal's foreground process, as under `npm start`.
-  const cmd = `exec ${[process.execPath, '--import', 'tsx', 'src/main.ts'].map((a) => `'${a}'`).join(' ')}`;
+  const cmd = `exec ${[process.execPath, 'src/main.ts'].map((a) => `'${a}'`).join(' ')}`;
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env };
   for (const k of ['DATABASE_URL', 'BLOB_STORE', 'REDIS_URL', 'RATE_LIMIT_STORE', 'LOG_FORMAT']) if (!(k in env)) delete childEnv[k];
   return new Promise<string>((resolve, reject) => {

@@ -33,7 +33,7 @@ describe('two API processes and two workers on one PostgreSQL and one bucket', {
 
   const startWorker = (): WorkerProcess => {
     let out = '';
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--worker-only'], {
+    const proc = spawn(process.execPath, ['src/main.ts', '--worker-only'], {
       cwd: ROOT,
       env: { ...apiA.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -24,7 +24,7 @@ describe('a background simulation queued by an API process is answered by a work
 
   const startWorker = () => {
     workerOutput = '';
-    worker = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--worker-only'], { cwd: ROOT, env: apiServer.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    worker = spawn(process.execPath, ['src/main.ts', '--worker-only'], { cwd: ROOT, env: apiServer.env, stdio: ['ignore', 'pipe', 'pipe'] });
     worker.stdout?.on('data', (d: Buffer) => (workerOutput += d.toString()));
     worker.stderr?.on('data', (d: Buffer) => (workerOutput += d.toString()));
   };

@@ -14,7 +14,7 @@ const email = () => `web-${process.pid}-${Date.now()}-${++n}@example.com`;
 /** `admin set-password`, with the password piped on stdin as an operator would. */
 function setPassword(srv: Service, accountId: string, password: string) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', 'set-password', '--account', accountId], {
+    const p = spawn(process.execPath, ['src/cli/admin.ts', 'set-password', '--account', accountId], {
       cwd: path.resolve(import.meta.dirname, '..'),
       env: srv.env,
     });

@@ -33,7 +33,7 @@ export interface WorkerProcess {
 /** `node src/main.ts --worker-only` with the given environment (the API's, so the same database). */
 export function startWorker(env: NodeJS.ProcessEnv): WorkerProcess {
   let out = '';
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--worker-only'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['src/main.ts', '--worker-only'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const kill = async () => {

@@ -68,7 +68,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   let out = '';
   let proc: ChildProcess | null = null;
   const launch = async () => {
-    const p = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, ['src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     proc = p;
     p.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     p.stderr?.on('data', (d: Buffer) => (out += d.toString()));
@@ -114,7 +114,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
 
 export async function runAdmin(env: NodeJS.ProcessEnv, ...args: string[]) {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], { cwd: ROOT, env });
+    const r = await run(process.execPath, ['src/cli/admin.ts', ...args], { cwd: ROOT, env });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };

@@ -100,15 +100,29 @@ export async function startService(extraEnv: Record<string, string> = {}): Promi
   }
 }
 
+/**
+ * The services of one test process close one at a time. Services sharing a data folder hold two
+ * SQLite connections in one thread, and each writes its usage counts on close in a transaction:
+ * better-sqlite3 waits for a lock synchronously, holding the very thread the other connection needs
+ * to commit, so two closes at once waited out the busy timeout (5 s) twice and lost the counts.
+ */
+let closes: Promise<unknown> = Promise.resolve();
+
 function stopper(ctx: Context, app: FastifyInstance | null, worker: Worker | null, ownDir: string | null) {
   let closing: Promise<void> | null = null;
-  return () =>
-    (closing ??= (async () => {
-      // As main.ts on SIGTERM: both stop taking work at once, then the store, the limiter and the analysis threads close.
-      await Promise.all([app?.close(), worker?.stop(ctx.config.shutdownGraceMs)]);
-      await ctx.close();
-      if (ownDir) fs.rmSync(ownDir, { recursive: true, force: true });
-    })());
+  const close = async () => {
+    // As main.ts on SIGTERM: both stop taking work at once, then the store, the limiter and the analysis threads close.
+    await Promise.all([app?.close(), worker?.stop(ctx.config.shutdownGraceMs)]);
+    await ctx.close();
+    if (ownDir) fs.rmSync(ownDir, { recursive: true, force: true });
+  };
+  return () => {
+    if (!closing) {
+      closing = closes.then(close);
+      closes = closing.catch(() => undefined);
+    }
+    return closing;
+  };
 }
 
 function adminOf(ctx: Context): Admin {

@@ -33,11 +33,11 @@ export class AccountService {
    */
   private readonly verified: LRUCache<string, AuthContext> | null;
 
-  constructor(
-    private readonly repos: Repos,
-    private readonly rt: Runtime,
-    authCacheMs = 0,
-  ) {
+  private readonly repos: Repos;
+  private readonly rt: Runtime;
+  constructor(repos: Repos, rt: Runtime, authCacheMs = 0) {
+    this.repos = repos;
+    this.rt = rt;
     this.verified = authCacheMs > 0 ? new LRUCache({ max: 10_000, ttl: authCacheMs }) : null;
   }
 

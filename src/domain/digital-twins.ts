@@ -11,11 +11,14 @@ import type { MindService } from './minds.ts';
  * simulation draws on its own linked snapshots only.
  */
 export class DigitalTwinService {
-  constructor(
-    private readonly store: Store,
-    private readonly minds: MindService,
-    private readonly rt: Runtime,
-  ) {}
+  private readonly store: Store;
+  private readonly minds: MindService;
+  private readonly rt: Runtime;
+  constructor(store: Store, minds: MindService, rt: Runtime) {
+    this.store = store;
+    this.minds = minds;
+    this.rt = rt;
+  }
 
   async list(auth: AuthContext, mindId: string): Promise<DigitalTwin[]> {
     await this.minds.require(auth, mindId);

@@ -33,10 +33,12 @@ export class LoginService {
   /** Verified against when the email is unknown, so a wrong email costs as long as a wrong password. */
   private decoy: Promise<string> | null = null;
 
-  constructor(
-    private readonly repos: Repos,
-    private readonly rt: Runtime,
-  ) {}
+  private readonly repos: Repos;
+  private readonly rt: Runtime;
+  constructor(repos: Repos, rt: Runtime) {
+    this.repos = repos;
+    this.rt = rt;
+  }
 
   async signUp(email: string, password: string): Promise<Account> {
     const normalized = normalizeEmail(email);

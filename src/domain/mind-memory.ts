@@ -29,10 +29,11 @@ interface Entry {
 export class MindMemories {
   private readonly entries = new LRUCache<string, Entry>({ max: CAPACITY, ttl: IDLE_MS, updateAgeOnGet: true });
 
-  constructor(
-    private readonly store: Store,
-    private readonly mode: RetrievalMode = 'hybrid',
-  ) {
+  private readonly store: Store;
+  private readonly mode: RetrievalMode;
+  constructor(store: Store, mode: RetrievalMode = 'hybrid') {
+    this.store = store;
+    this.mode = mode;
     setInterval(() => this.entries.purgeStale(), 60_000).unref();
   }
 

@@ -46,11 +46,14 @@ const changesOf = (d: MindDetails & { name?: string }): MindChanges => ({
 export class MindService {
   private readonly deletedListeners: Array<(deleted: DeletedMind) => void> = [];
 
-  constructor(
-    private readonly store: Store,
-    private readonly blobs: BlobStore,
-    private readonly rt: Runtime,
-  ) {}
+  private readonly store: Store;
+  private readonly blobs: BlobStore;
+  private readonly rt: Runtime;
+  constructor(store: Store, blobs: BlobStore, rt: Runtime) {
+    this.store = store;
+    this.blobs = blobs;
+    this.rt = rt;
+  }
 
   /** Calls `fn` after this process deleted a mind (caches of its data drop it). */
   onDeleted(fn: (deleted: DeletedMind) => void): void {

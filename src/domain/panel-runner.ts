@@ -19,14 +19,19 @@ import { isFinalPanel, type PanelAnswer, type PanelRecord, type PanelUnit } from
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class PanelRunner {
-  constructor(
-    private readonly store: Store,
-    private readonly engines: EngineRegistry,
-    private readonly memories: MindMemories,
-    private readonly rt: Runtime,
-    /** How many questions of one unit an engine that calls out (the LLM) answers at once; the offline engine answers one at a time. */
-    private readonly llmConcurrency = 1,
-  ) {}
+  private readonly store: Store;
+  private readonly engines: EngineRegistry;
+  private readonly memories: MindMemories;
+  private readonly rt: Runtime;
+  /** How many questions of one unit an engine that calls out (the LLM) answers at once; the offline engine answers one at a time. */
+  private readonly llmConcurrency: number;
+  constructor(store: Store, engines: EngineRegistry, memories: MindMemories, rt: Runtime, llmConcurrency = 1) {
+    this.store = store;
+    this.engines = engines;
+    this.memories = memories;
+    this.rt = rt;
+    this.llmConcurrency = llmConcurrency;
+  }
 
   /**
    * Answers the unit and stores its answers. Idempotent: a unit no longer pending, or of a panel

@@ -95,12 +95,16 @@ export interface PanelAnswerView extends Omit<AnswerRow, 'unitSeq' | 'questionIn
 export class PanelService {
   private readonly enqueuedListeners: Array<() => void> = [];
 
-  constructor(
-    private readonly store: Store,
-    private readonly engines: EngineRegistry,
-    private readonly settings: PanelSettings,
-    private readonly rt: Runtime,
-  ) {}
+  private readonly store: Store;
+  private readonly engines: EngineRegistry;
+  private readonly settings: PanelSettings;
+  private readonly rt: Runtime;
+  constructor(store: Store, engines: EngineRegistry, settings: PanelSettings, rt: Runtime) {
+    this.store = store;
+    this.engines = engines;
+    this.settings = settings;
+    this.rt = rt;
+  }
 
   /** Calls `fn` after a panel and its jobs are committed (the composition root wakes this process's worker). */
   onEnqueued(fn: () => void): void {

@@ -25,12 +25,16 @@ const topicsOf = (mindId: string, profile: MindProfile): TopicAnalysis => ({
 
 /** The persona profile of a mind, merged over its linked completed snapshots (held by MindMemories), and of one snapshot. */
 export class ProfileService {
-  constructor(
-    private readonly store: Store,
-    private readonly minds: MindService,
-    private readonly memories: MindMemories,
-    private readonly snapshots: SnapshotService,
-  ) {}
+  private readonly store: Store;
+  private readonly minds: MindService;
+  private readonly memories: MindMemories;
+  private readonly snapshots: SnapshotService;
+  constructor(store: Store, minds: MindService, memories: MindMemories, snapshots: SnapshotService) {
+    this.store = store;
+    this.minds = minds;
+    this.memories = memories;
+    this.snapshots = snapshots;
+  }
 
   async profile(auth: AuthContext, mindId: string): Promise<MindProfileResponse> {
     const mind = await this.minds.require(auth, mindId);

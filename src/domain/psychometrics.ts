@@ -111,11 +111,14 @@ export function psychometricsOf(mindId: string, snapshotIds: readonly string[], 
 }
 
 export class PsychometricsService {
-  constructor(
-    private readonly store: Store,
-    private readonly minds: MindService,
-    private readonly snapshots: SnapshotService,
-  ) {}
+  private readonly store: Store;
+  private readonly minds: MindService;
+  private readonly snapshots: SnapshotService;
+  constructor(store: Store, minds: MindService, snapshots: SnapshotService) {
+    this.store = store;
+    this.minds = minds;
+    this.snapshots = snapshots;
+  }
 
   /** Over the mind's linked completed snapshots (409 before the first). */
   async ofMind(auth: AuthContext, mindId: string): Promise<Psychometrics> {

@@ -36,14 +36,23 @@ export interface RateLimitPolicy {
 export class RateLimits {
   readonly windowMs = 60_000;
 
+  private readonly policy: RateLimitPolicy;
+  /** The counters; the HTTP limiter counts into the same store. */
+  readonly store: RateLimitStore;
+  /** Which store, for logs and the dashboard: memory, database or redis. */
+  readonly storeName: string;
+  private readonly onClose: () => Promise<void>;
   constructor(
-    private readonly policy: RateLimitPolicy,
-    /** The counters; the HTTP limiter counts into the same store. */
-    readonly store: RateLimitStore,
-    /** Which store, for logs and the dashboard: memory, database or redis. */
-    readonly storeName: string,
-    private readonly onClose: () => Promise<void> = async () => {},
-  ) {}
+    policy: RateLimitPolicy,
+    store: RateLimitStore,
+    storeName: string,
+    onClose: () => Promise<void> = async () => {},
+  ) {
+    this.policy = policy;
+    this.store = store;
+    this.storeName = storeName;
+    this.onClose = onClose;
+  }
 
   get enabled(): boolean {
     return this.policy.enabled;

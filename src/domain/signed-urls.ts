@@ -2,7 +2,10 @@ import crypto from 'node:crypto';
 
 /** HMAC-SHA256 signatures for upload URLs: they bind the artifact id and the expiry time. */
 export class UrlSigner {
-  constructor(private readonly secret: Buffer) {}
+  private readonly secret: Buffer;
+  constructor(secret: Buffer) {
+    this.secret = secret;
+  }
 
   sign(artifactId: string, expiresUnix: number): string {
     return crypto.createHmac('sha256', this.secret).update(`upload:${artifactId}:${expiresUnix}`).digest('base64url');

@@ -75,14 +75,27 @@ export class SimulationService {
   private readonly simulatedListeners: Array<(auth: AuthContext, digitalTwinId: string) => void> = [];
   private readonly enqueuedListeners: Array<() => void> = [];
 
+  private readonly store: Store;
+  private readonly minds: MindService;
+  private readonly engines: EngineRegistry;
+  private readonly strictModels: boolean;
+  private readonly memories: MindMemories;
+  private readonly rt: Runtime;
   constructor(
-    private readonly store: Store,
-    private readonly minds: MindService,
-    private readonly engines: EngineRegistry,
-    private readonly strictModels: boolean,
-    private readonly memories: MindMemories,
-    private readonly rt: Runtime,
-  ) {}
+    store: Store,
+    minds: MindService,
+    engines: EngineRegistry,
+    strictModels: boolean,
+    memories: MindMemories,
+    rt: Runtime,
+  ) {
+    this.store = store;
+    this.minds = minds;
+    this.engines = engines;
+    this.strictModels = strictModels;
+    this.memories = memories;
+    this.rt = rt;
+  }
 
   /** Calls `fn` after each simulation with the caller and the twin simulated (the usage meter counts them). */
   onSimulated(fn: (auth: AuthContext, digitalTwinId: string) => void): void {

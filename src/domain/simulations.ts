@@ -26,10 +26,12 @@ const simulationNotFound = () => notFound('The simulation', 'simulation_not_foun
 
 /** The simulation history of an account (`/simulations`): its conversations with their messages. */
 export class SimulationHistory {
-  constructor(
-    private readonly store: Store,
-    private readonly minds: MindService,
-  ) {}
+  private readonly store: Store;
+  private readonly minds: MindService;
+  constructor(store: Store, minds: MindService) {
+    this.store = store;
+    this.minds = minds;
+  }
 
   /** Newest first; with `mindId`, that mind's only (404 when the mind is not this account's). */
   async list(auth: AuthContext, q: SimulationQuery): Promise<SimulationList> {

@@ -26,10 +26,12 @@ export interface DetailsOptions {
 }
 
 export class SnapshotDetailsService {
-  constructor(
-    private readonly store: Store,
-    private readonly snapshots: SnapshotService,
-  ) {}
+  private readonly store: Store;
+  private readonly snapshots: SnapshotService;
+  constructor(store: Store, snapshots: SnapshotService) {
+    this.store = store;
+    this.snapshots = snapshots;
+  }
 
   async details(auth: AuthContext, mindId: string, snapshotId: string, opts: DetailsOptions): Promise<SnapshotDetails> {
     const snap = await this.snapshots.require(auth, mindId, snapshotId);

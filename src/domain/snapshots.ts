@@ -88,13 +88,15 @@ export class SnapshotService {
    */
   private readonly finalStatuses: LRUCache<string, SnapshotStatus> | null;
 
-  constructor(
-    private readonly store: Store,
-    private readonly blobs: BlobStore,
-    private readonly minds: MindService,
-    private readonly rt: Runtime,
-    opts: SnapshotServiceOptions = {},
-  ) {
+  private readonly store: Store;
+  private readonly blobs: BlobStore;
+  private readonly minds: MindService;
+  private readonly rt: Runtime;
+  constructor(store: Store, blobs: BlobStore, minds: MindService, rt: Runtime, opts: SnapshotServiceOptions = {}) {
+    this.store = store;
+    this.blobs = blobs;
+    this.minds = minds;
+    this.rt = rt;
     this.settleDirectUpload = opts.settleDirectUpload ?? (() => Promise.resolve());
     const ttl = opts.statusCacheMs ?? 0;
     this.finalStatuses = ttl > 0 ? new LRUCache({ max: 10_000, ttl }) : null;

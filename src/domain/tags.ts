@@ -95,10 +95,12 @@ export const byTagName = (a: Pick<TagRow, 'name_key' | 'id'>, b: Pick<TagRow, 'n
 
 /** Account-wide tags: list, rename, delete. Minds set theirs through MindService.setTags. */
 export class TagService {
-  constructor(
-    private readonly store: Store,
-    private readonly rt: Runtime,
-  ) {}
+  private readonly store: Store;
+  private readonly rt: Runtime;
+  constructor(store: Store, rt: Runtime) {
+    this.store = store;
+    this.rt = rt;
+  }
 
   async list(auth: AuthContext): Promise<Tag[]> {
     return (await this.store.repos.tags.list(auth.accountId)).sort(byTagName).map(toTag);

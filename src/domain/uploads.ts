@@ -27,14 +27,27 @@ export interface SignedUpload {
 const denied = (code: string, message: string) => new DomainError('forbidden', code, message);
 
 export class UploadService {
+  private readonly store: Store;
+  private readonly blobs: BlobStore;
+  private readonly minds: MindService;
+  private readonly signer: UrlSigner;
+  private readonly rt: Runtime;
+  private readonly settings: UploadSettings;
   constructor(
-    private readonly store: Store,
-    private readonly blobs: BlobStore,
-    private readonly minds: MindService,
-    private readonly signer: UrlSigner,
-    private readonly rt: Runtime,
-    private readonly settings: UploadSettings,
-  ) {}
+    store: Store,
+    blobs: BlobStore,
+    minds: MindService,
+    signer: UrlSigner,
+    rt: Runtime,
+    settings: UploadSettings,
+  ) {
+    this.store = store;
+    this.blobs = blobs;
+    this.minds = minds;
+    this.signer = signer;
+    this.rt = rt;
+    this.settings = settings;
+  }
 
   async createSignedUrl(
     auth: AuthContext,

@@ -33,12 +33,13 @@ export class UsageService {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(
-    private readonly repo: UsageRepo,
-    private readonly rt: Runtime,
-    flushMs: number,
-    private readonly onFlushError: (err: unknown) => void = () => {},
-  ) {
+  private readonly repo: UsageRepo;
+  private readonly rt: Runtime;
+  private readonly onFlushError: (err: unknown) => void;
+  constructor(repo: UsageRepo, rt: Runtime, flushMs: number, onFlushError: (err: unknown) => void = () => {}) {
+    this.repo = repo;
+    this.rt = rt;
+    this.onFlushError = onFlushError;
     this.timer = setInterval(() => void this.flush().catch((err: unknown) => this.onFlushError(err)), flushMs);
     this.timer.unref();
   }

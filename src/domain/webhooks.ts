@@ -53,11 +53,14 @@ export function jsonDepth(text: string): number {
 }
 
 export class WebhookService {
-  constructor(
-    private readonly store: Store,
-    private readonly rt: Runtime,
-    private readonly receiverUrl: string,
-  ) {}
+  private readonly store: Store;
+  private readonly rt: Runtime;
+  private readonly receiverUrl: string;
+  constructor(store: Store, rt: Runtime, receiverUrl: string) {
+    this.store = store;
+    this.rt = rt;
+    this.receiverUrl = receiverUrl;
+  }
 
   /** New credentials for the account; any earlier ones stop working. The password is returned once. */
   async createCredentials(accountId: string): Promise<WebhookCredentials> {

@@ -54,7 +54,9 @@ export function mapLlmFailure(err: unknown): Error {
 export class LlmClient {
   private readonly model: LanguageModel;
 
-  constructor(readonly settings: LlmSettings) {
+  readonly settings: LlmSettings;
+  constructor(settings: LlmSettings) {
+    this.settings = settings;
     this.model = languageModel(settings);
   }
 

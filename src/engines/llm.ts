@@ -31,7 +31,10 @@ const PASSAGE_WORDS = 120;
 export class LlmEngine implements Engine {
   readonly wantsContext = true;
 
-  constructor(private readonly llm: LlmClient) {}
+  private readonly llm: LlmClient;
+  constructor(llm: LlmClient) {
+    this.llm = llm;
+  }
 
   /** With `onPart`, the answer is streamed: the evidence first, then `saying` as its tokens arrive. */
   async simulate(input: SimulationInput, onPart?: PartListener): Promise<SimulationResult> {

@@ -32,7 +32,10 @@ export function isModelName(name: string): name is ModelName {
 }
 
 export class EngineRegistry {
-  constructor(private readonly engines: { grounded: Engine; llm?: Engine }) {}
+  private readonly engines: { grounded: Engine; llm?: Engine };
+  constructor(engines: { grounded: Engine; llm?: Engine }) {
+    this.engines = engines;
+  }
 
   /**
    * The model and engine for a requested name (exact match; undefined or empty means DEFAULT_MODEL).

@@ -54,10 +54,12 @@ export class TextGate {
   skippedRuns = 0;
   longestSkipped = 0;
 
-  constructor(
-    readonly format: TranscriptFormat,
-    private readonly maxTokens = MAX_TRANSCRIPT_TOKENS,
-  ) {}
+  readonly format: TranscriptFormat;
+  private readonly maxTokens: number;
+  constructor(format: TranscriptFormat, maxTokens = MAX_TRANSCRIPT_TOKENS) {
+    this.format = format;
+    this.maxTokens = maxTokens;
+  }
 
   /** The readable form of a piece of text (see readable()), counted against the file's budget. */
   pass(text: string): string {

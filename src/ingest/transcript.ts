@@ -32,11 +32,10 @@ export type IngestErrorCode =
 
 /** A permanent problem with the file's content: the snapshot ends `failed` with this reason. */
 export class IngestError extends Error {
-  constructor(
-    readonly code: IngestErrorCode,
-    message: string,
-  ) {
+  readonly code: IngestErrorCode;
+  constructor(code: IngestErrorCode, message: string) {
     super(message);
+    this.code = code;
     this.name = 'IngestError';
   }
 }

@@ -95,7 +95,10 @@ class SpeakerState {
   /** Names seen as "Name:" at the start of a cue; only these are trusted later inside a cue. */
   readonly known = new Set<string>();
   /** @param recurring labels a Zoom-style file uses on its cues, accepted even when not name-shaped. */
-  constructor(readonly recurring: ReadonlySet<string>) {}
+  readonly recurring: ReadonlySet<string>;
+  constructor(recurring: ReadonlySet<string>) {
+    this.recurring = recurring;
+  }
   sticky(name: string): void {
     this.current = collapseWhitespace(name);
   }
@@ -207,7 +210,10 @@ class TurnBuilder {
   private readonly drafts: Draft[] = [];
   cues = 0;
 
-  constructor(readonly gate: TextGate) {}
+  readonly gate: TextGate;
+  constructor(gate: TextGate) {
+    this.gate = gate;
+  }
 
   add(speaker: string | null, text: string, timing: Timing): void {
     const last = this.drafts.at(-1);

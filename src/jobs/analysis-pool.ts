@@ -13,10 +13,9 @@ export interface AnalysisSettings {
 export class AnalysisPool {
   private readonly pool: Piscina<AnalysisTask, AnalysisResult>;
 
-  constructor(
-    private readonly settings: AnalysisSettings,
-    onThreadError: (err: unknown) => void = () => {},
-  ) {
+  private readonly settings: AnalysisSettings;
+  constructor(settings: AnalysisSettings, onThreadError: (err: unknown) => void = () => {}) {
+    this.settings = settings;
     this.pool = new Piscina({
       filename: settings.moduleUrl ?? new URL('./transcript-analysis.ts', import.meta.url).href,
       minThreads: 1,

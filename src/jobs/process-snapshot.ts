@@ -25,15 +25,30 @@ const Payload = z.object({ snapshotId: z.string() });
  * stored with the memories.
  */
 export class ProcessSnapshotJob implements JobHandler {
+  private readonly store: Store;
+  private readonly blobs: BlobStore;
+  private readonly rt: Runtime;
+  private readonly log: Logger;
+  private readonly analyse: (task: AnalysisTask) => Promise<AnalysisResult>;
+  private readonly reflect: Reflect | null;
+  private readonly estimate: EstimatePsychometrics | null;
   constructor(
-    private readonly store: Store,
-    private readonly blobs: BlobStore,
-    private readonly rt: Runtime,
-    private readonly log: Logger,
-    private readonly analyse: (task: AnalysisTask) => Promise<AnalysisResult>,
-    private readonly reflect: Reflect | null = null,
-    private readonly estimate: EstimatePsychometrics | null = null,
-  ) {}
+    store: Store,
+    blobs: BlobStore,
+    rt: Runtime,
+    log: Logger,
+    analyse: (task: AnalysisTask) => Promise<AnalysisResult>,
+    reflect: Reflect | null = null,
+    estimate: EstimatePsychometrics | null = null,
+  ) {
+    this.store = store;
+    this.blobs = blobs;
+    this.rt = rt;
+    this.log = log;
+    this.analyse = analyse;
+    this.reflect = reflect;
+    this.estimate = estimate;
+  }
 
   async run(payload: unknown): Promise<void> {
     const { snapshotId } = Payload.parse(payload);

@@ -9,7 +9,10 @@ const Payload = z.object({ panelId: z.string(), unitId: z.string() });
  * and does nothing; a unit whose job used up its attempts is failed with the last error.
  */
 export class RunPanelUnitJob implements JobHandler {
-  constructor(private readonly runner: PanelRunner) {}
+  private readonly runner: PanelRunner;
+  constructor(runner: PanelRunner) {
+    this.runner = runner;
+  }
 
   async run(payload: unknown): Promise<void> {
     await this.runner.runUnit(Payload.parse(payload).unitId);

@@ -10,7 +10,10 @@ const Payload = z.object({ simulationId: z.string() });
  * nothing; a turn whose job used up its attempts is failed with the last error.
  */
 export class RunSimulationJob implements JobHandler {
-  constructor(private readonly simulation: SimulationService) {}
+  private readonly simulation: SimulationService;
+  constructor(simulation: SimulationService) {
+    this.simulation = simulation;
+  }
 
   async run(payload: unknown): Promise<void> {
     await this.simulation.runQueued(Payload.parse(payload).simulationId);

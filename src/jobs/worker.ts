@@ -26,12 +26,16 @@ export class Worker {
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
 
-  constructor(
-    private readonly queue: JobQueue,
-    private readonly handlers: Record<string, JobHandler>,
-    private readonly settings: WorkerSettings,
-    private readonly log: Logger,
-  ) {}
+  private readonly queue: JobQueue;
+  private readonly handlers: Record<string, JobHandler>;
+  private readonly settings: WorkerSettings;
+  private readonly log: Logger;
+  constructor(queue: JobQueue, handlers: Record<string, JobHandler>, settings: WorkerSettings, log: Logger) {
+    this.queue = queue;
+    this.handlers = handlers;
+    this.settings = settings;
+    this.log = log;
+  }
 
   start(): void {
     if (this.running) return;

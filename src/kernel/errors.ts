@@ -13,13 +13,14 @@ export type ErrorKind =
   | 'upstream';
 
 export class DomainError extends Error {
-  constructor(
-    readonly kind: ErrorKind,
-    readonly code: string,
-    message: string,
-    readonly details?: Record<string, unknown>,
-  ) {
+  readonly kind: ErrorKind;
+  readonly code: string;
+  readonly details?: Record<string, unknown>;
+  constructor(kind: ErrorKind, code: string, message: string, details?: Record<string, unknown>) {
     super(message);
+    this.kind = kind;
+    this.code = code;
+    this.details = details;
     this.name = 'DomainError';
   }
 }

@@ -11,11 +11,12 @@ export type McpTransportKind = 'http' | 'stdio';
 /** An error answer of the API: its HTTP status and its (flat) error body. Each transport's backend turns its errors into these. */
 export class ApiFailure extends Error {
   override readonly name = 'ApiFailure';
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-  ) {
+  readonly status: number;
+  readonly body: unknown;
+  constructor(status: number, body: unknown) {
     super(`API Error (${status})`);
+    this.status = status;
+    this.body = body;
   }
 }
 

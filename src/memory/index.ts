@@ -71,12 +71,20 @@ export class MemoryIndex {
   private readonly scores: Float64Array;
   private readonly masks: Uint32Array;
 
+  private readonly docs: readonly StoredMemory[];
+  private readonly vocab: ReadonlyMap<string, number>;
+  private readonly text: Field;
+  private readonly question: Field;
   private constructor(
-    private readonly docs: readonly StoredMemory[],
-    private readonly vocab: ReadonlyMap<string, number>,
-    private readonly text: Field,
-    private readonly question: Field,
+    docs: readonly StoredMemory[],
+    vocab: ReadonlyMap<string, number>,
+    text: Field,
+    question: Field,
   ) {
+    this.docs = docs;
+    this.vocab = vocab;
+    this.text = text;
+    this.question = question;
     this.scores = new Float64Array(docs.length);
     this.masks = new Uint32Array(docs.length);
   }

@@ -31,13 +31,21 @@ export class MindMemory {
   readonly words: Uint16Array;
   private typical: number | null = null;
 
+  /** Identifies the set of snapshots (their sorted ids). */
+  readonly key: string;
+  readonly lexical: MemoryIndex;
+  readonly semantic: SemanticIndex | null;
+  readonly tokens: ReadonlyArray<readonly TermToken[]>;
   private constructor(
-    /** Identifies the set of snapshots (their sorted ids). */
-    readonly key: string,
-    readonly lexical: MemoryIndex,
-    readonly semantic: SemanticIndex | null,
-    readonly tokens: ReadonlyArray<readonly TermToken[]>,
+    key: string,
+    lexical: MemoryIndex,
+    semantic: SemanticIndex | null,
+    tokens: ReadonlyArray<readonly TermToken[]>,
   ) {
+    this.key = key;
+    this.lexical = lexical;
+    this.semantic = semantic;
+    this.tokens = tokens;
     const docs = lexical.memories;
     this.answerFirst = new Int32Array(docs.length);
     this.answerLast = new Int32Array(docs.length);

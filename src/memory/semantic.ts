@@ -27,16 +27,27 @@ function normalise(v: Float32Array, at = 0, dims = DIMS): boolean {
 }
 
 export class SemanticIndex {
+  private readonly vectors: WordVectors;
+  /** Unit vector per doc (zero when none of its words has a vector). */
+  private readonly docVectors: Float32Array;
+  /** Unit vector per index term the person used, in `termNames` order. */
+  private readonly termVectors: Float32Array;
+  private readonly termNames: readonly string[];
+  /** The person's mean sentence vector, taken out of every sentence and query vector. */
+  private readonly center: Float32Array;
   private constructor(
-    private readonly vectors: WordVectors,
-    /** Unit vector per doc (zero when none of its words has a vector). */
-    private readonly docVectors: Float32Array,
-    /** Unit vector per index term the person used, in `termNames` order. */
-    private readonly termVectors: Float32Array,
-    private readonly termNames: readonly string[],
-    /** The person's mean sentence vector, taken out of every sentence and query vector. */
-    private readonly center: Float32Array,
-  ) {}
+    vectors: WordVectors,
+    docVectors: Float32Array,
+    termVectors: Float32Array,
+    termNames: readonly string[],
+    center: Float32Array,
+  ) {
+    this.vectors = vectors;
+    this.docVectors = docVectors;
+    this.termVectors = termVectors;
+    this.termNames = termNames;
+    this.center = center;
+  }
 
   /** Built from the memories' tokens (as `termTokens` returns them), in doc order. */
   static build(vectors: WordVectors, docTokens: ReadonlyArray<readonly TermToken[]>): SemanticIndex {

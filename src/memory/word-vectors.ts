@@ -35,10 +35,12 @@ export interface WordVectors {
 
 class Table implements WordVectors {
   readonly dims = DIMS;
-  constructor(
-    private readonly index: ReadonlyMap<string, number>,
-    private readonly data: Int8Array,
-  ) {}
+  private readonly index: ReadonlyMap<string, number>;
+  private readonly data: Int8Array;
+  constructor(index: ReadonlyMap<string, number>, data: Int8Array) {
+    this.index = index;
+    this.data = data;
+  }
 
   get size(): number {
     return this.index.size;

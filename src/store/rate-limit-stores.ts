@@ -54,10 +54,12 @@ export class DatabaseRateLimitStore implements RateLimitStore {
   /** One block request in flight per key; concurrent requests of the key wait for it. */
   private readonly taking = new Map<string, Promise<void>>();
 
-  constructor(
-    private readonly repo: RateLimitWindowsRepo,
-    private readonly prefix = '',
-  ) {}
+  private readonly repo: RateLimitWindowsRepo;
+  private readonly prefix: string;
+  constructor(repo: RateLimitWindowsRepo, prefix = '') {
+    this.repo = repo;
+    this.prefix = prefix;
+  }
 
   incr(key: string, cb: Cb, timeWindow: number, max: number): void {
     this.count(this.prefix + key, timeWindow, max).then((r) => cb(null, r), (err: Error) => cb(err));

@@ -11,11 +11,14 @@ import type { SessionsRepo } from './db/repos/sessions.ts';
 export class DatabaseSessionStore implements SessionStore {
   private writes = 0;
 
-  constructor(
-    private readonly repo: SessionsRepo,
-    private readonly ttlMs: number,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+  private readonly repo: SessionsRepo;
+  private readonly ttlMs: number;
+  private readonly now: () => Date;
+  constructor(repo: SessionsRepo, ttlMs: number, now: () => Date = () => new Date()) {
+    this.repo = repo;
+    this.ttlMs = ttlMs;
+    this.now = now;
+  }
 
   set(sessionId: string, session: FastifySessionObject, callback: (err?: unknown) => void): void {
     const now = this.now();

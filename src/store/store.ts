@@ -14,10 +14,11 @@ export class Store {
   readonly repos: Repos;
   readonly queue: JobQueue;
 
-  constructor(
-    readonly db: Kysely<Database>,
-    private readonly queueFor: (db: Kysely<Database>) => JobQueue,
-  ) {
+  readonly db: Kysely<Database>;
+  private readonly queueFor: (db: Kysely<Database>) => JobQueue;
+  constructor(db: Kysely<Database>, queueFor: (db: Kysely<Database>) => JobQueue) {
+    this.db = db;
+    this.queueFor = queueFor;
     this.repos = makeRepos(db);
     this.queue = queueFor(db);
   }

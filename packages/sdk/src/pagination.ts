@@ -7,13 +7,24 @@ import { nextLink, type Transport } from './transport.ts';
  * answers the first page's whole body.
  */
 export class Paginated<T, Body = T[]> implements AsyncIterable<T> {
+  private readonly transport: Transport;
+  private readonly path: string;
+  private readonly query: Record<string, string | number | undefined>;
+  private readonly signal?: AbortSignal;
+  private readonly itemsOf: (body: Body) => T[];
   constructor(
-    private readonly transport: Transport,
-    private readonly path: string,
-    private readonly query: Record<string, string | number | undefined>,
-    private readonly signal?: AbortSignal,
-    private readonly itemsOf: (body: Body) => T[] = (body) => body as unknown as T[],
-  ) {}
+    transport: Transport,
+    path: string,
+    query: Record<string, string | number | undefined>,
+    signal?: AbortSignal,
+    itemsOf: (body: Body) => T[] = (body) => body as unknown as T[],
+  ) {
+    this.transport = transport;
+    this.path = path;
+    this.query = query;
+    this.signal = signal;
+    this.itemsOf = itemsOf;
+  }
 
   /** The first page's body as the API answers it (for an envelope, with its totals). */
   async first(): Promise<Body> {

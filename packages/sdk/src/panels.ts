@@ -18,7 +18,10 @@ const FINAL = new Set(['completed', 'failed', 'cancelled']);
 
 /** `/panels`: a questionnaire put to many minds; its results, answers (JSON or CSV), cancel and delete. */
 export class Panels {
-  constructor(private readonly transport: Transport) {}
+  private readonly transport: Transport;
+  constructor(transport: Transport) {
+    this.transport = transport;
+  }
 
   /** Queues the panel (202): `{panel}` with status `queued`, `total` answers expected; `wait` follows it. */
   create(request: CreatePanelRequest, signal?: AbortSignal): Promise<{ panel: Panel }> {

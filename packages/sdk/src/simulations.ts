@@ -24,7 +24,10 @@ const enc = encodeURIComponent;
 
 /** `/simulations`: the stored conversations of the account. */
 export class Simulations {
-  constructor(private readonly transport: Transport) {}
+  private readonly transport: Transport;
+  constructor(transport: Transport) {
+    this.transport = transport;
+  }
 
   /** Newest first, with `count`, the total that matches. */
   list(opts: SimulationListOptions = {}): Promise<SimulationList> {

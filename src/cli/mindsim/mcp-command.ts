@@ -14,7 +14,10 @@ class SdkBackend implements MindsimBackend {
   /** Origins of the signed URLs answered in this session (S3 direct uploads point away from the service). */
   private readonly signedOrigins = new Set<string>();
 
-  constructor(private readonly client: MindsimClient) {}
+  private readonly client: MindsimClient;
+  constructor(client: MindsimClient) {
+    this.client = client;
+  }
 
   createMind(name: string) {
     return this.client.minds.create(name);

@@ -56,7 +56,10 @@ export function reportError(err: unknown, opts: OutputOptions): number {
 /** One line on stderr rewritten in place (a live status); nothing is drawn when stderr is not a TTY. */
 export class StatusLine {
   private drawn = false;
-  constructor(private readonly stream: NodeJS.WriteStream = process.stderr) {}
+  private readonly stream: NodeJS.WriteStream;
+  constructor(stream: NodeJS.WriteStream = process.stderr) {
+    this.stream = stream;
+  }
 
   get enabled(): boolean {
     return Boolean(this.stream.isTTY);

@@ -13,11 +13,14 @@ import type { HttpSettings, Services } from '../services.ts';
 
 /** The MCP tools over the domain services, as the authenticated account. */
 class ServiceBackend implements MindsimBackend {
-  constructor(
-    private readonly s: Services,
-    private readonly cfg: HttpSettings,
-    private readonly auth: AuthContext,
-  ) {}
+  private readonly s: Services;
+  private readonly cfg: HttpSettings;
+  private readonly auth: AuthContext;
+  constructor(s: Services, cfg: HttpSettings, auth: AuthContext) {
+    this.s = s;
+    this.cfg = cfg;
+    this.auth = auth;
+  }
 
   createMind(name: string) {
     return this.s.minds.create(this.auth, name);

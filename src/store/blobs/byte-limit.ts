@@ -5,8 +5,10 @@ import { tooLarge } from '../../kernel/errors.ts';
 export class ByteLimit extends Transform {
   bytes = 0;
   exceeded = false;
-  constructor(private readonly maxBytes: number) {
+  private readonly maxBytes: number;
+  constructor(maxBytes: number) {
     super();
+    this.maxBytes = maxBytes;
   }
   override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
     this.bytes += chunk.length;

@@ -11,7 +11,9 @@ import { ByteLimit } from './byte-limit.ts';
 export class FilesystemBlobStore implements BlobStore {
   private readonly tmpDir: string;
 
-  constructor(private readonly root: string) {
+  private readonly root: string;
+  constructor(root: string) {
+    this.root = root;
     this.tmpDir = path.join(root, '.tmp');
     fs.mkdirSync(this.tmpDir, { recursive: true });
   }

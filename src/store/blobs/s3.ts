@@ -36,7 +36,9 @@ export class S3BlobStore implements BlobStore {
   /** Signs upload URLs for the address clients use (S3_PUBLIC_ENDPOINT), which may differ from the service's. */
   private readonly presigner: S3Client;
 
-  constructor(private readonly settings: S3Settings) {
+  private readonly settings: S3Settings;
+  constructor(settings: S3Settings) {
+    this.settings = settings;
     this.client = S3BlobStore.clientFor(settings, settings.endpoint);
     this.presigner = settings.publicEndpoint ? S3BlobStore.clientFor(settings, settings.publicEndpoint) : this.client;
     if (settings.directUploads) this.direct = this.directUploads();

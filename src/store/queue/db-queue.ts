@@ -24,11 +24,13 @@ const toClaimed = (r: Selectable<JobsTable>): ClaimedJob => ({
  * that queued many slow files delays another account's next file by one file at most (per worker).
  */
 export class DbJobQueue implements JobQueue {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly rt: Runtime,
-    private readonly defaultMaxAttempts: number,
-  ) {
+  private readonly db: Kysely<Database>;
+  private readonly rt: Runtime;
+  private readonly defaultMaxAttempts: number;
+  constructor(db: Kysely<Database>, rt: Runtime, defaultMaxAttempts: number) {
+    this.db = db;
+    this.rt = rt;
+    this.defaultMaxAttempts = defaultMaxAttempts;
     this.skipLocked = dialectOf(db) === 'postgres';
   }
 

@@ -5,7 +5,10 @@ export type AccountRow = Selectable<AccountsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
 export class AccountsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
 
   insert(row: AccountRow): Promise<unknown> {
     return this.db.insertInto('accounts').values(row).execute();
@@ -38,7 +41,10 @@ export class AccountsRepo {
 }
 
 export class ApiKeysRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
 
   insert(row: ApiKeyRow): Promise<unknown> {
     return this.db.insertInto('api_keys').values(row).execute();

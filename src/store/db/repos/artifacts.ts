@@ -4,7 +4,10 @@ import type { ArtifactsTable, Database } from '../schema.ts';
 export type ArtifactRow = Selectable<ArtifactsTable>;
 
 export class ArtifactsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
 
   insert(row: ArtifactRow): Promise<unknown> {
     return this.db.insertInto('artifacts').values(row).execute();

@@ -5,7 +5,10 @@ export type TwinRow = Selectable<DigitalTwinsTable>;
 
 /** A mind's digital twins: the default one made with the mind, and those added later. */
 export class DigitalTwinsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
 
   /** The mind's twins, the default first, then in the order they were made. */
   ofMind(accountId: string, mindId: string): Promise<TwinRow[]> {

@@ -13,7 +13,10 @@ export type AssessmentRow = Pick<
  * mind): their digital twins, the twins' snapshots, and the word tokens of their completed snapshots.
  */
 export class MindDetailsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
 
   /** The twins of these minds (of the account), each mind's oldest (its default) first. */
   twins(accountId: string, mindIds: readonly string[]): Promise<DigitalTwinRow[]> {

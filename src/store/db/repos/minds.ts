@@ -42,7 +42,10 @@ const taggedWithAny = (tagIds: readonly string[]) => (eb: ExpressionBuilder<Data
   );
 
 export class MindsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
 
   /** The mind (its name and email keys derived here) with its first digital twin. */
   async insertWithTwin(mind: Omit<MindRow, 'name_key' | 'email_key'>, twin: DigitalTwinRow): Promise<void> {

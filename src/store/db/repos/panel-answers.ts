@@ -34,7 +34,10 @@ const BATCH = 200;
 
 /** The answers of panels: stored a unit at a time, read as figures (the results) and as pages (the drill-down, the CSV). */
 export class PanelAnswersRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
 
   /** Per panel, how many answers are stored. */
   async counts(panelIds: readonly string[]): Promise<Map<string, number>> {

@@ -53,7 +53,10 @@ const BATCH = 200;
 
 /** Panels and their units (their answers: panel-answers.ts); clients' reads always scoped by account, moves guarded as domain/panel.ts says. */
 export class PanelsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
 
   async insert(p: NewPanel, units: readonly NewUnit[]): Promise<void> {
     await this.db

@@ -6,7 +6,10 @@ export type ReflectionRow = Selectable<SnapshotReflectionsTable>;
 
 /** Persona profiles and expert reflections, one set per snapshot. */
 export class ProfilesRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
 
   /** Replaces the snapshot's profile (a redelivered job writes it again). */
   async saveProfile(row: ProfileRow): Promise<void> {

@@ -5,7 +5,10 @@ export type PsychometricsRow = Selectable<SnapshotPsychometricsTable>;
 
 /** The linguistic-marker tallies and LLM estimates of each snapshot (JSON). */
 export class PsychometricsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
 
   /** Replaces the snapshot's psychometrics (a redelivered job writes them again). */
   async save(row: PsychometricsRow): Promise<void> {

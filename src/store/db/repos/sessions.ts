@@ -5,7 +5,10 @@ export type SessionRow = Selectable<SessionsTable>;
 
 /** Dashboard sessions by the hash of their id. */
 export class SessionsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
 
   async upsert(row: SessionRow): Promise<void> {
     await this.db

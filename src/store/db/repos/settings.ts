@@ -3,7 +3,10 @@ import type { Database } from '../schema.ts';
 
 /** Service-wide values that must be shared by every process (e.g. the URL-signing secret). */
 export class SettingsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
 
   async get(key: string): Promise<string | undefined> {
     const r = await this.db.selectFrom('service_settings').select('value').where('key', '=', key).executeTakeFirst();

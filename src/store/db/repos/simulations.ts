@@ -46,7 +46,10 @@ export interface SimulationPatch {
 
 /** Simulations and their messages, always scoped by account for clients; moves guarded as domain/conversation.ts says. */
 export class SimulationsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
 
   /** A new simulation with its first messages (numbered from 1). */
   async insert(s: NewSimulation, messages: readonly NewMessage[]): Promise<void> {

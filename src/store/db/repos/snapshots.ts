@@ -45,7 +45,10 @@ const toMemory = (r: MemoryRow): StoredMemory => ({
 
 /** Snapshots and their memories. Status changes only through the moves of domain/snapshot.ts, each guarded in SQL. */
 export class SnapshotsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
 
   async insert(s: NewSnapshot): Promise<void> {
     await this.db

@@ -5,7 +5,10 @@ export type TagRow = Selectable<TagsTable>;
 
 /** Account-wide tags and which minds carry them. Every lookup is scoped by account. */
 export class TagsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
 
   /** The account's tags, by folded name. */
   list(accountId: string): Promise<TagRow[]> {

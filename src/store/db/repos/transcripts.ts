@@ -5,7 +5,10 @@ export type TranscriptRow = Selectable<SnapshotTranscriptsTable>;
 
 /** The parsed turns of each snapshot (JSON, bounded when written). */
 export class TranscriptsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
 
   /** Replaces the snapshot's turns (a redelivered job writes them again). */
   async save(row: TranscriptRow): Promise<void> {

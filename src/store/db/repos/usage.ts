@@ -47,7 +47,10 @@ const keep = (col: 'latency_min_ms' | 'latency_max_ms', op: '<' | '>') => {
 
 /** Requests per account and day, and usage per API key and day, added to by the usage meter's flushes. */
 export class UsageRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
 
   /** Adds each row's requests to the stored count of its (account, day); rows must be unique by that pair. */
   async add(rows: UsageRow[]): Promise<void> {
@@ -194,7 +197,10 @@ export class UsageRepo {
  * reset time per key, advanced by a single atomic upsert per request.
  */
 export class RateLimitWindowsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
 
   /**
    * Counts `n` requests (default one) for `key`; starts a new window of `windowMs` when none is

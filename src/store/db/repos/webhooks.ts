@@ -7,7 +7,10 @@ export type WebhookCredentialRow = Selectable<WebhookCredentialsTable>;
 export type WebhookEventRow = Selectable<WebhookEventsTable>;
 
 export class WebhooksRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
 
   /** New credentials replace (revoke) the account's previous ones. */
   async rotateCredentials(row: WebhookCredentialRow): Promise<void> {
