@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, describe, it } from 'node:test';
+import SqliteConnection from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { DomainError } from '../../src/kernel/errors.ts';
 import type { Runtime } from '../../src/kernel/runtime.ts';
@@ -251,3 +252,36 @@ queueContract(
   },
   { skip: PG_SKIP },
 );
+
+describe('SQLite transactions beside another process', () => {
+  it('take the write lock when they begin: a write committed elsewhere between their read and their write cannot fail them', async () => {
+    const dir = tmp();
+    const db = await openSqlite(dir);
+    // The other process: its own connection to the same file, not waiting for locks.
+    const other = new SqliteConnection(path.join(dir, 'mindsim.sqlite'));
+    other.pragma('busy_timeout = 0');
+    const insertJob = other.prepare("insert into jobs (id, kind, payload, state, run_at, max_attempts, created_at, updated_at) values (?, 'k', '{}', 'done', '', 1, '', '')");
+    try {
+      let otherWrite = 'not tried';
+      await db.transaction().execute(async (trx) => {
+        await trx.selectFrom('jobs').select('id').execute();
+        // A deferred transaction holds only a read snapshot here: the other write would commit,
+        // and the write below would fail at once with SQLITE_BUSY (its snapshot is stale).
+        try {
+          insertJob.run('j0');
+          otherWrite = 'committed';
+        } catch (err) {
+          otherWrite = (err as { code?: string }).code ?? String(err);
+        }
+        await trx.deleteFrom('jobs').where('id', '=', 'nothing').execute();
+      });
+      assert.equal(otherWrite, 'SQLITE_BUSY', 'the other process waits for this transaction');
+      insertJob.run('j1');
+      assert.equal((other.prepare('select count(*) as n from jobs').get() as { n: number }).n, 1, 'and writes once it has ended');
+    } finally {
+      other.close();
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -27,12 +27,19 @@ export async function openSqlite(dataDir: string): Promise<Kysely<Database>> {
  * Kysely's SQLite driver prepares every query anew; preparing costs more than running a small
  * query, so reuse prepared statements by SQL text. Safe because Kysely runs one query at a time
  * on the connection.
+ *
+ * Its transactions start with a plain `begin` (deferred): the write lock is taken at the first
+ * write. When another process (an API process and `npm run worker`, or `admin erase-mind` beside
+ * the service) commits between that transaction's first read and its first write, SQLite cannot
+ * upgrade the stale read and answers SQLITE_BUSY at once, without waiting out busy_timeout. So
+ * every transaction here is `begin immediate`: it waits for the write lock up front, then runs.
  */
 function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectDatabase {
   const statements = new LRUCache<string, SqliteDatabase.Statement>({ max: 500 });
   return {
     close: () => sqlite.close(),
-    prepare: (sql: string) => {
+    prepare: (text: string) => {
+      const sql = text === 'begin' ? 'begin immediate' : text;
       let stmt = statements.get(sql);
       if (!stmt) {
         stmt = sqlite.prepare(sql);
