@@ -56,7 +56,18 @@ export interface Context {
   close(): Promise<void>;
 }
 
-export async function compose(config: Config, rt: Runtime = systemRuntime, log: Logger = pino({ level: config.logLevel })): Promise<Context> {
+/** Adapters a caller brings instead of the ones compose makes (and then does not close). */
+export interface Adapters {
+  /** Transcript analysis: an AnalysisPool of this process's own threads by default. */
+  analysis?: Pick<AnalysisPool, 'analyse'>;
+}
+
+export async function compose(
+  config: Config,
+  rt: Runtime = systemRuntime,
+  log: Logger = pino({ level: config.logLevel }),
+  adapters: Adapters = {},
+): Promise<Context> {
   const { store, blobs } = await openStorage(config, rt);
 
   const secret =
@@ -116,11 +127,12 @@ export async function compose(config: Config, rt: Runtime = systemRuntime, log: 
 
   let analysis: AnalysisPool | null = null;
   const createWorker = () => {
-    analysis ??= new AnalysisPool(
-      { threads: config.workerConcurrency, timeoutMs: config.analysisTimeoutMs, maxMemoryMb: config.analysisMaxMemoryMb },
-      (err) => log.warn({ err }, 'an analysis thread ended abnormally'),
-    );
-    const pool = analysis;
+    const pool =
+      adapters.analysis ??
+      (analysis ??= new AnalysisPool(
+        { threads: config.workerConcurrency, timeoutMs: config.analysisTimeoutMs, maxMemoryMb: config.analysisMaxMemoryMb },
+        (err) => log.warn({ err }, 'an analysis thread ended abnormally'),
+      ));
     const worker = new Worker(
       store.queue,
       {

@@ -1,9 +1,10 @@
 /**
  * The whole service in the calling process, as `src/main.ts` assembles it: the composition root,
  * the Fastify app listening on a free loopback port (real HTTP, so the typed SDK, fetch and MCP
- * clients work unchanged), the owner account and, unless RUN_WORKER=false, the worker with its
- * analysis threads. Starts in a few hundred milliseconds where a child process takes seconds; the
- * tests that need a process of their own (signals, crashes, the CLI) use process.ts.
+ * clients work unchanged), the owner account and, unless RUN_WORKER=false, the worker (its
+ * analysis threads shared by the services of this process: analysis.ts). Starts in a few hundred
+ * milliseconds where a child process takes seconds; the tests that need a process of their own
+ * (signals, crashes, the CLI) use process.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +12,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { compose, type Context } from '../src/composition.ts';
+import { sharedAnalysis } from './analysis.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildApp, httpSettings } from '../src/http/app.ts';
 import { webPages } from '../src/web/plugin.ts';
@@ -68,7 +70,7 @@ export async function startService(extraEnv: Record<string, string> = {}): Promi
   const config = loadConfig(env);
   let logged = '';
   const stream = { write: (line: string) => void (logged += line) };
-  const ctx = await compose(config, undefined, pino({ level: config.logLevel }, stream));
+  const ctx = await compose(config, undefined, pino({ level: config.logLevel }, stream), { analysis: sharedAnalysis(config) });
   let worker: Worker | null = null;
   let app: FastifyInstance | null = null;
   try {

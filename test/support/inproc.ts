@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pino from 'pino';
 import { compose, type Context } from '../../src/composition.ts';
+import { sharedAnalysis } from '../../testkit/analysis.ts';
 import { loadConfig } from '../../src/config.ts';
 import { buildApp, httpSettings } from '../../src/http/app.ts';
 import { webPages } from '../../src/web/plugin.ts';
@@ -39,7 +40,7 @@ export async function startInProcess(extraEnv: Record<string, string> = {}): Pro
   const config = loadConfig(testEnv(dataDir, extraEnv));
   let logged = '';
   const stream = { write: (line: string) => void (logged += line) };
-  const ctx = await compose(config, undefined, pino({ level: config.logLevel }, stream));
+  const ctx = await compose(config, undefined, pino({ level: config.logLevel }, stream), { analysis: sharedAnalysis(config) });
   const routes: Route[] = [];
   const onRoute = (r: { method: string | string[]; url: string }) => {
     for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url });

@@ -1,0 +1,29 @@
+/**
+ * One analysis pool per test process (and per set of analysis settings), shared by the services
+ * it runs in-process (testkit/service.ts, test/support/inproc.ts). Each service of its own would
+ * start its own analysis thread, which loads wink-nlp and the word vectors and starts a PDF
+ * thread: about 1.2 s of CPU, more than most in-process test files take to run, and paid by
+ * each of the thirty-odd files of an in-process group. The threads are the service's own
+ * (src/jobs/analysis-pool.ts) with the service's settings; idle threads do not keep the process alive.
+ */
+import type { Config } from '../src/config.ts';
+import { AnalysisPool } from '../src/jobs/analysis-pool.ts';
+
+const pools = new Map<string, AnalysisPool>();
+
+/** The analysis port of a test service: the process's pool for its settings, started by its first file. */
+export function sharedAnalysis(config: Config): Pick<AnalysisPool, 'analyse'> {
+  const settings = { threads: config.workerConcurrency, timeoutMs: config.analysisTimeoutMs, maxMemoryMb: config.analysisMaxMemoryMb };
+  const key = JSON.stringify(settings);
+  return {
+    analyse: (task) => {
+      let pool = pools.get(key);
+      if (!pool) {
+        // A thread that ends abnormally is replaced by the pool; the analysis that ran in it fails on its own.
+        pool = new AnalysisPool(settings, () => undefined);
+        pools.set(key, pool);
+      }
+      return pool.analyse(task);
+    },
+  };
+}
