@@ -31,7 +31,7 @@ import { EngineRegistry } from './engines/registry.ts';
 import type { Services } from './http/services.ts';
 import type { WebSettings } from './web/settings.ts';
 import { DatabaseSessionStore } from './store/session-store.ts';
-import { AnalysisPool } from './jobs/analysis-pool.ts';
+import { AnalysisPool, type AnalysisSettings } from './jobs/analysis-pool.ts';
 import { ProcessSnapshotJob } from './jobs/process-snapshot.ts';
 import { RunSimulationJob } from './jobs/run-simulation.ts';
 import { RunPanelUnitJob } from './jobs/run-panel-unit.ts';
@@ -54,6 +54,11 @@ export interface Context {
   web: WebSettings;
   createWorker(): Worker;
   close(): Promise<void>;
+}
+
+/** The analysis threads' settings from the configuration: how many, and each one's time and memory limits. */
+export function analysisSettings(config: Config): AnalysisSettings {
+  return { threads: config.workerConcurrency, timeoutMs: config.analysisTimeoutMs, maxMemoryMb: config.analysisMaxMemoryMb };
 }
 
 /** Adapters a caller brings instead of the ones compose makes (and then does not close). */
@@ -129,10 +134,7 @@ export async function compose(
   const createWorker = () => {
     const pool =
       adapters.analysis ??
-      (analysis ??= new AnalysisPool(
-        { threads: config.workerConcurrency, timeoutMs: config.analysisTimeoutMs, maxMemoryMb: config.analysisMaxMemoryMb },
-        (err) => log.warn({ err }, 'an analysis thread ended abnormally'),
-      ));
+      (analysis ??= new AnalysisPool(analysisSettings(config), (err) => log.warn({ err }, 'an analysis thread ended abnormally')));
     const worker = new Worker(
       store.queue,
       {

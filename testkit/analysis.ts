@@ -6,6 +6,7 @@
  * each of the thirty-odd files of an in-process group. The threads are the service's own
  * (src/jobs/analysis-pool.ts) with the service's settings; idle threads do not keep the process alive.
  */
+import { analysisSettings } from '../src/composition.ts';
 import type { Config } from '../src/config.ts';
 import { AnalysisPool } from '../src/jobs/analysis-pool.ts';
 
@@ -13,7 +14,7 @@ const pools = new Map<string, AnalysisPool>();
 
 /** The analysis port of a test service: the process's pool for its settings, started by its first file. */
 export function sharedAnalysis(config: Config): Pick<AnalysisPool, 'analyse'> {
-  const settings = { threads: config.workerConcurrency, timeoutMs: config.analysisTimeoutMs, maxMemoryMb: config.analysisMaxMemoryMb };
+  const settings = analysisSettings(config);
   const key = JSON.stringify(settings);
   return {
     analyse: (task) => {
