@@ -23,6 +23,10 @@ import { UploadService } from './domain/uploads.ts';
 import { UsageService } from './domain/usage.ts';
 import { WebhookService } from './domain/webhooks.ts';
 import { GroundedEngine } from './engines/grounded.ts';
+import { UseLiteEncoder } from './memory/encoder/use-lite.ts';
+import { rankingParams } from './memory/params/params.ts';
+import { Searcher } from './memory/search/searcher.ts';
+import { quantise } from './memory/vector-math.ts';
 import { LlmEngine } from './engines/llm.ts';
 import type { LlmClient } from './engines/llm-model.ts';
 import { reflector } from './engines/llm-reflections.ts';
@@ -50,6 +54,7 @@ export interface Context {
   services: Services;
   /** Each set of snapshots' memory, indexed once per process (dropped when its mind is deleted). */
   memories: MindMemories;
+  searcher: Searcher;
   /** What the dashboard's sessions need (src/web). */
   web: WebSettings;
   createWorker(): Worker;
@@ -64,7 +69,7 @@ export function analysisSettings(config: Config): AnalysisSettings {
 /** Adapters a caller brings instead of the ones compose makes (and then does not close). */
 export interface Adapters {
   /** Transcript analysis: an AnalysisPool of this process's own threads by default. */
-  analysis?: Pick<AnalysisPool, 'analyse'>;
+  analysis?: Pick<AnalysisPool, 'analyse' | 'embed'>;
 }
 
 export async function compose(
@@ -88,10 +93,16 @@ export async function compose(
 
   // The AI SDK and its providers are loaded only when an LLM is configured.
   const llm: LlmClient | null = config.llm ? new (await import('./engines/llm-model.ts')).LlmClient(config.llm) : null;
-  const engines = new EngineRegistry({ grounded: new GroundedEngine(), ...(llm ? { llm: new LlmEngine(llm) } : {}) });
+  // The learned search: the sentence encoder (loaded on first use, or at start by main.ts) and the fitted parameters.
+  const searcher = new Searcher(() => UseLiteEncoder.load(), rankingParams());
+  const engines = new EngineRegistry({ grounded: new GroundedEngine(searcher), ...(llm ? { llm: new LlmEngine(llm, searcher) } : {}) });
   const accounts = new AccountService(store.repos, rt, config.apiKeyCacheMs);
   const minds = new MindService(store, blobs, rt);
-  const memories = new MindMemories(store, config.retrievalMode);
+  // Snapshots processed before passage vectors were stored get theirs on first use (in this process, once).
+  const memories = new MindMemories(store, config.retrievalMode, searcher.encoderId, async (texts) => {
+    const encoder = await searcher.encoderNow();
+    return { encoder: encoder.id, vectors: quantise(await encoder.embed(texts), encoder.dimensions) };
+  });
   minds.onDeleted(({ snapshotIds }) => memories.forget(snapshotIds));
   // Built before `services`: settleDirectUpload reaches the upload service through it, once both exist.
   const snapshots: SnapshotService = new SnapshotService(store, blobs, minds, rt, {
@@ -138,7 +149,7 @@ export async function compose(
     const worker = new Worker(
       store.queue,
       {
-        [PROCESS_SNAPSHOT]: new ProcessSnapshotJob(store, blobs, rt, log, (task) => pool.analyse(task), llm ? reflector(llm) : null, llm ? psychometricEstimator(llm) : null),
+        [PROCESS_SNAPSHOT]: new ProcessSnapshotJob(store, blobs, rt, log, { analyse: (task) => pool.analyse(task), embed: (texts) => pool.embed(texts) }, llm ? reflector(llm) : null, llm ? psychometricEstimator(llm) : null),
         [RUN_SIMULATION]: new RunSimulationJob(services.simulation),
         [RUN_PANEL_UNIT]: new RunPanelUnitJob(new PanelRunner(store, engines, memories, rt, config.panelLlmConcurrency)),
       },
@@ -164,5 +175,5 @@ export async function compose(
     await analysis?.close();
     await store.destroy();
   };
-  return { config, log, store, blobs, services, memories, web, createWorker, close };
+  return { config, log, store, blobs, services, memories, searcher, web, createWorker, close };
 }

@@ -27,6 +27,7 @@ async function main(): Promise<void> {
   if (app) {
     // What the first simulate needs (wink-nlp, the word vectors) is loaded at start, not by it.
     ctx.memories.warmUp();
+    await ctx.searcher.warmUp();
     const owner = await ctx.services.accounts.ensureOwner();
     if (owner) {
       // Printed once, on purpose, outside the structured log.

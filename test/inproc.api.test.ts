@@ -20,6 +20,7 @@ suites(import.meta.url, [
   'api.usage',
   'api.tags',
   'api.simulations',
+  'api.passages',
   'api.simulations-llm',
   'api.panels',
   'web.simulations',

@@ -18,5 +18,7 @@ suites(import.meta.url, [
   'engine.llm-questions',
   'http.serializer',
   'memory',
+  'encoder',
+  'search',
   'store.snapshot-management',
 ]);

@@ -13,18 +13,17 @@ import { AnalysisPool } from '../src/jobs/analysis-pool.ts';
 const pools = new Map<string, AnalysisPool>();
 
 /** The analysis port of a test service: the process's pool for its settings, started by its first file. */
-export function sharedAnalysis(config: Config): Pick<AnalysisPool, 'analyse'> {
+export function sharedAnalysis(config: Config): Pick<AnalysisPool, 'analyse' | 'embed'> {
   const settings = analysisSettings(config);
   const key = JSON.stringify(settings);
-  return {
-    analyse: (task) => {
-      let pool = pools.get(key);
-      if (!pool) {
-        // A thread that ends abnormally is replaced by the pool; the analysis that ran in it fails on its own.
-        pool = new AnalysisPool(settings, () => undefined);
-        pools.set(key, pool);
-      }
-      return pool.analyse(task);
-    },
+  const pool = (): AnalysisPool => {
+    let p = pools.get(key);
+    if (!p) {
+      // A thread that ends abnormally is replaced by the pool; the analysis that ran in it fails on its own.
+      p = new AnalysisPool(settings, () => undefined);
+      pools.set(key, p);
+    }
+    return p;
   };
+  return { analyse: (task) => pool().analyse(task), embed: (texts) => pool().embed(texts) };
 }

@@ -11,6 +11,13 @@ import { MindMemory, preloadMindMemory, type RetrievalMode } from '../memory/min
 import { mergeProfiles } from '../memory/profile-merge.ts';
 import type { StoredSnapshotProfile } from '../memory/profile-types.ts';
 import type { Store } from '../store/store.ts';
+import { passageSpans, passageText } from '../memory/build/passages.ts';
+import type { SnapshotPassages } from '../memory/search/passage-vectors.ts';
+import type { StoredMemory } from '../memory/types.ts';
+import type { QuantisedVectors } from '../memory/vector-math.ts';
+
+/** The sentence encoder's vectors of some texts, in their stored form, and the model that made them. */
+export type EmbedTexts = (texts: string[]) => Promise<{ encoder: string; vectors: QuantisedVectors }>;
 
 /** Sets of snapshots kept indexed at once (each ~1–2 KB per memory). */
 const CAPACITY = 32;
@@ -31,9 +38,18 @@ export class MindMemories {
 
   private readonly store: Store;
   private readonly mode: RetrievalMode;
-  constructor(store: Store, mode: RetrievalMode = 'hybrid') {
+  /** The encoder whose passage vectors the search uses (others are ignored: the mind answers without them). */
+  private readonly encoder: string;
+  private readonly embed: EmbedTexts | null;
+  /**
+   * `embed` (the encoder, in this process) fills in the passage vectors of a snapshot that has none:
+   * one processed before the service stored them, or by another encoder. Once, then stored.
+   */
+  constructor(store: Store, mode: RetrievalMode = 'hybrid', encoder = '', embed: EmbedTexts | null = null) {
     this.store = store;
     this.mode = mode;
+    this.encoder = encoder;
+    this.embed = embed;
     setInterval(() => this.entries.purgeStale(), 60_000).unref();
   }
 
@@ -86,8 +102,29 @@ export class MindMemories {
   }
 
   private async loadMemory(snapshotIds: readonly string[]): Promise<MindMemory> {
-    const memories = await this.store.repos.snapshots.memoriesOf(snapshotIds);
-    return MindMemory.build(snapshotIds.join(','), memories, this.mode);
+    const [memories, stored] = await Promise.all([this.store.repos.snapshots.memoriesOf(snapshotIds), this.store.repos.passages.of(snapshotIds)]);
+    const passages = [...stored.filter((p) => p.encoder === this.encoder), ...(await this.backfill(snapshotIds, memories, stored))];
+    return MindMemory.build(snapshotIds.join(','), memories, this.mode, passages, this.encoder);
+  }
+
+  /** Passage vectors for the snapshots that have none of this encoder: embedded now and stored, once. */
+  private async backfill(snapshotIds: readonly string[], memories: readonly StoredMemory[], stored: readonly SnapshotPassages[]): Promise<SnapshotPassages[]> {
+    const embed = this.embed;
+    if (!embed) return [];
+    const have = new Set(stored.filter((p) => p.encoder === this.encoder).map((p) => p.snapshotId));
+    const out: SnapshotPassages[] = [];
+    for (const snapshotId of snapshotIds.filter((id) => !have.has(id))) {
+      const own = memories.filter((m) => m.snapshotId === snapshotId);
+      const snapshot = await this.store.repos.snapshots.byId(snapshotId);
+      if (own.length === 0 || !snapshot) continue;
+      const spans = passageSpans(own);
+      const bySeq = new Map(own.map((m) => [m.seq, m]));
+      const { encoder, vectors } = await embed(spans.map((s) => passageText(bySeq, s)));
+      const passages = { snapshotId, encoder, spans, vectors };
+      await this.store.repos.passages.save(snapshot.mindId, passages, new Date().toISOString());
+      out.push(passages);
+    }
+    return out;
   }
 
   private async loadContext(snapshotIds: readonly string[]): Promise<EngineContext> {

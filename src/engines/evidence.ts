@@ -1,9 +1,10 @@
 import type { MindMemory } from '../memory/mind-memory.ts';
 import type { StoredMemory } from '../memory/types.ts';
 import type { EvidenceItem } from './types.ts';
+import { roundScore } from '../memory/answer/confidence.ts';
 
-/** Scores and confidences are reported to three decimals. */
-export const round3 = (n: number): number => Math.round(n * 1000) / 1000;
+/** Scores and confidences are reported to three decimals (memory/answer/confidence.ts owns the rounding). */
+export const round3 = roundScore;
 
 /** A memory as the evidence of an answer: its text and source, without the fields it lacks. */
 export function evidenceItem(m: StoredMemory, score: number): EvidenceItem {

@@ -6,7 +6,6 @@
  */
 import { behaviourStrength } from '../memory/behaviours.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
-import type { RankedDoc } from '../memory/retrieval.ts';
 import { pickTopics, topicRank } from '../memory/profile-topics.ts';
 
 const LEADING_FILLER_RE = /^(?:(?:and|but|so|yeah|well|um|uh|oh|like|okay|ok|you know|I mean|I guess|right)[,.]?\s+)+/i;
@@ -107,8 +106,8 @@ export function describeFeeling(mind: MindMemory, passage: readonly number[]): D
 }
 
 /** What they would do: the behaviours they state in the passage, else habits they state near it, in the third person. */
-export function describeActing(mind: MindMemory, passage: readonly number[], pool: readonly RankedDoc[]): Described {
-  const near = pool.map((r) => r.doc).filter((d) => !passage.includes(d));
+export function describeActing(mind: MindMemory, passage: readonly number[], pool: readonly number[]): Described {
+  const near = pool.filter((d) => !passage.includes(d));
   const stated = [
     ...passage.map((d) => ({ d, strength: behaviourStrength(textOf(mind, d)) + 1 })),
     ...near.map((d) => ({ d, strength: behaviourStrength(textOf(mind, d)) })).filter((b) => b.strength >= 2),

@@ -13,31 +13,31 @@ import { userMessages, type Engine, type EvidenceItem, type PartListener, type S
 import { passageEvidence } from './evidence.ts';
 import { confidenceOf } from '../memory/confidence.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
-import { passageOf, relevanceOf, retrieve, type RankedDoc, type Retrieval } from '../memory/retrieval.ts';
+import { passageOf, relevanceOf, retrieve, type Retrieval } from '../memory/retrieval.ts';
 import { describeActing, describeFeeling, describeThinking, tidy } from './grounded-analysis.ts';
 import { answerTyped } from './grounded-questions.ts';
 import type { QuestionInput, TypedAnswer } from './questions.ts';
+import {
+  LEGACY_DECLINE_BELOW,
+  LOW_CONFIDENCE,
+  MORE_ANSWERS,
+  RUNNER_UP_WORDS,
+  SAYING_LENGTH_FACTOR,
+  SAYING_MAX_WORDS,
+  SAYING_MIN_WORDS,
+} from '../memory/tuning.ts';
+import { answerPassages, docRelevance } from '../memory/answer/passages.ts';
+import type { Searcher } from '../memory/search/searcher.ts';
+import type { SearchResult } from '../memory/search/search.ts';
 
 export { tidy } from './grounded-analysis.ts';
 
-/** Below this confidence nothing the person said bears on the ask: the honest decline. */
-export const DECLINE_BELOW = 0.05;
-/** Below this confidence the message admits the answer is only the closest thing the person said. */
-export const LOW_CONFIDENCE = 0.35;
-/**
- * The saying's length: up to twice the person's median answer, within these bounds (words). The
- * passage ends with its answer anyway, so this mostly lets a whole answer through; measured on
- * held-out answers (`npm run eval`), shorter cuts lose content F1 and discrimination both.
- */
-const SAYING_MIN_WORDS = 60;
-const SAYING_MAX_WORDS = 300;
-const SAYING_LENGTH_FACTOR = 2;
+/** Below this confidence (the legacy retrieval's, for minds without passage vectors) nothing the person said bears on the ask. */
+const DECLINE_BELOW = LEGACY_DECLINE_BELOW;
 
-/** How many words of the person's own turn `saying` quotes for this mind. */
+/** How many words of the person's own turn `saying` quotes for this mind (tuning.ts). */
 export const sayingWords = (mind: MindMemory): number =>
   Math.min(SAYING_MAX_WORDS, Math.max(SAYING_MIN_WORDS, mind.typicalAnswerWords * SAYING_LENGTH_FACTOR));
-/** Answers beyond the best one that also feed thinking/feeling/acting and the evidence. */
-const MORE_ANSWERS = 2;
 
 export const UNKNOWN_SAYING = "I haven't talked about that, so I can't say how I'd respond.";
 const LOW_CONFIDENCE_LEAD = "I haven't spoken to exactly this, but here's the closest thing I've said.";
@@ -58,8 +58,46 @@ function unknownResult(confidence: number): SimulationResult {
 }
 
 export class GroundedEngine implements Engine {
+  private readonly searcher: Searcher | null;
+  /** With a Searcher, minds whose snapshots have passage vectors are answered by the learned search. */
+  constructor(searcher: Searcher | null = null) {
+    this.searcher = searcher;
+  }
+
   async simulate(input: SimulationInput, onPart?: PartListener): Promise<SimulationResult> {
+    const found = this.searcher ? await this.searcher.search(input.memory, input.scenario, userMessages(input.history)) : null;
+    if (found && this.searcher) return this.answerFound(input.memory, found, this.searcher.params.declineBelow, onPart);
     return this.answer(input, onPart);
+  }
+
+  /**
+   * The answer from the learned search (memory/search): the best answer's passage quoted at the
+   * person's usual length, thinking/feeling/acting from it, the next answers' passages as evidence;
+   * the honest decline when the scenario is off-topic (P(on-topic) below the fitted threshold).
+   */
+  answerFound(mind: MindMemory, found: SearchResult, declineBelow: number, onPart: PartListener = () => {}): SimulationResult {
+    const { ranking, confidence, onTopic } = found;
+    if (ranking.answers.length === 0 || onTopic < declineBelow) return announced(unknownResult(confidence), onPart);
+    const [passage = [], ...others] = [
+      ...answerPassages(mind, ranking, 1, sayingWords(mind)),
+      ...answerPassages(mind, { ...ranking, answers: ranking.answers.slice(1) }, MORE_ANSWERS, RUNNER_UP_WORDS),
+    ];
+    const saying = passage.map((d) => tidy(mind.memories[d]?.text ?? '')).join(' ');
+    onPart({ kind: 'part', field: 'saying', text: saying });
+    const thinking = describeThinking(mind, passage);
+    onPart({ kind: 'part', field: 'thinking', text: thinking.text });
+    const feeling = describeFeeling(mind, passage);
+    onPart({ kind: 'part', field: 'feeling', text: feeling.text });
+    const acting = describeActing(mind, passage, others.flat());
+    onPart({ kind: 'part', field: 'acting', text: acting.text });
+    const message = confidence >= LOW_CONFIDENCE ? saying : `${LOW_CONFIDENCE_LEAD} ${saying}`;
+    const relevance = docRelevance(ranking);
+    const passages = [passage, ...others];
+    const covered = new Set(passages.flat());
+    const rest = [...new Set([...thinking.used, ...feeling.used, ...acting.used])].filter((d) => !covered.has(d)).map((d) => [d]);
+    const evidence = [...passages, ...rest].map((docs) => passageEvidence(mind, relevance, docs));
+    onPart({ kind: 'evidence', evidence });
+    return { message, analysis: { thinking: thinking.text, feeling: feeling.text, saying, acting: acting.text }, confidence, evidence };
   }
 
   /** A typed question (panels), from the person's own words or `no_evidence` (grounded-questions.ts). */
@@ -78,7 +116,7 @@ export class GroundedEngine implements Engine {
     const saying = passage.map((d) => tidy(mind.memories[d]?.text ?? '')).join(' ');
     onPart({ kind: 'part', field: 'saying', text: saying });
     const answers = retrieval.answers.slice(0, 1 + MORE_ANSWERS);
-    const pool: RankedDoc[] = answers.flatMap((a) => [a.lead, ...a.support.slice(0, 2)]);
+    const pool = answers.flatMap((a) => [a.lead, ...a.support.slice(0, 2)].map((r) => r.doc));
     const thinking = describeThinking(mind, passage);
     onPart({ kind: 'part', field: 'thinking', text: thinking.text });
     const feeling = describeFeeling(mind, passage);
@@ -99,8 +137,6 @@ function announced(result: SimulationResult, onPart: PartListener): SimulationRe
   return result;
 }
 
-/** Evidence passage of a runner-up answer: its lead sentence and what follows, about this many words (as the LLM engine's passages). */
-const RUNNER_UP_WORDS = 120;
 
 /**
  * The evidence, best first: the passage quoted, the best passages of the next answers, then any

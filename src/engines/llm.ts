@@ -10,6 +10,9 @@ import { passageEvidence, round3 } from './evidence.ts';
 import type { StoredMemory } from '../memory/types.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
 import { passageOf, relevanceOf, retrieve } from '../memory/retrieval.ts';
+import { answerPassages, docRelevance } from '../memory/answer/passages.ts';
+import type { Searcher } from '../memory/search/searcher.ts';
+import { PROMPT_PASSAGES as PASSAGES, RUNNER_UP_WORDS as PASSAGE_WORDS } from '../memory/tuning.ts';
 import type { LlmClient } from './llm-model.ts';
 import { memoriesBrief, passagesBrief, profileBrief, reflectionsBrief, simulationPrompt, simulationSystem } from './llm-prompt.ts';
 import { answerWithLlm } from './llm-questions.ts';
@@ -24,29 +27,27 @@ export const LlmAnswer = z.object({
   confidence: z.number(),
 });
 
-/** Passages of the offline retrieval that lead the prompt (the best answers to the ask). */
-const PASSAGES = 5;
-const PASSAGE_WORDS = 120;
 
 export class LlmEngine implements Engine {
   readonly wantsContext = true;
 
   private readonly llm: LlmClient;
-  constructor(llm: LlmClient) {
+  private readonly searcher: Searcher | null;
+  /** With a Searcher, the prompt's passages are the learned search's best answers (as the offline engine quotes). */
+  constructor(llm: LlmClient, searcher: Searcher | null = null) {
     this.llm = llm;
+    this.searcher = searcher;
   }
 
   /** With `onPart`, the answer is streamed: the evidence first, then `saying` as its tokens arrive. */
   async simulate(input: SimulationInput, onPart?: PartListener): Promise<SimulationResult> {
     const mind = input.memory;
-    // The same retrieval as the offline engine: better retrieval improves both.
-    const retrieval = retrieve(mind, input.scenario, userMessages(input.history));
-    const passages = retrieval.answers.slice(0, PASSAGES).map((a) => passageOf(mind, a, PASSAGE_WORDS));
+    // The same search as the offline engine: better search improves both.
+    const { passages, relevance } = await this.passages(mind, input);
     const transcript = this.transcript(mind, passages);
     const profile = input.context ? profileBrief(input.context.profile) : '(none)';
     const reflections = reflectionsBrief(input.context?.reflections ?? []);
     const prompt = simulationPrompt(input.mindName, profile, reflections, passagesBrief(passages.map((docs) => mind.memoriesAt(docs))), memoriesBrief(transcript), input.scenario, input.history ?? []);
-    const relevance = new Map(retrieval.ranked.map((r) => [r.doc, relevanceOf(r)]));
     const evidence = passages.map((docs) => passageEvidence(mind, relevance, docs));
     const system = simulationSystem(input.mindName);
     let answer: z.infer<typeof LlmAnswer>;
@@ -75,6 +76,17 @@ export class LlmEngine implements Engine {
    * The rest of what the person said: all of it when it fits the context budget
    * (LLM_CONTEXT_WORDS), else the whole answers the passages come from.
    */
+  /** The passages that lead the prompt, with each doc's relevance for the evidence. */
+  private async passages(mind: MindMemory, input: SimulationInput): Promise<{ passages: number[][]; relevance: Map<number, number> }> {
+    const found = this.searcher ? await this.searcher.search(mind, input.scenario, userMessages(input.history)) : null;
+    if (found) return { passages: answerPassages(mind, found.ranking, PASSAGES, PASSAGE_WORDS), relevance: docRelevance(found.ranking) };
+    const retrieval = retrieve(mind, input.scenario, userMessages(input.history));
+    return {
+      passages: retrieval.answers.slice(0, PASSAGES).map((a) => passageOf(mind, a, PASSAGE_WORDS)),
+      relevance: new Map(retrieval.ranked.map((r) => [r.doc, relevanceOf(r)])),
+    };
+  }
+
   private transcript(mind: MindMemory, passages: ReadonlyArray<readonly number[]>): StoredMemory[] {
     const total = mind.words.reduce((sum, n) => sum + n, 0);
     if (total <= this.llm.settings.contextWords) return [...mind.memories];

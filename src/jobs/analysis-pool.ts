@@ -1,5 +1,12 @@
 import { Piscina } from 'piscina';
-import type { AnalysisResult, AnalysisTask } from './transcript-analysis.ts';
+import type { AnalysisResult, AnalysisTask, EmbeddedTexts } from './transcript-analysis.ts';
+
+/**
+ * The backstop on embedding a snapshot's passages: the analysis time limit plus this much per word.
+ * The encoder takes ~0.45 ms of one core per word (BENCHMARKS.md): ten times that, so only a stuck
+ * thread reaches it.
+ */
+export const EMBED_MS_PER_WORD = 5;
 
 export interface AnalysisSettings {
   threads: number;
@@ -11,7 +18,8 @@ export interface AnalysisSettings {
 
 /** Transcript analysis, isolated in worker threads with a memory cap and a time limit. */
 export class AnalysisPool {
-  private readonly pool: Piscina<AnalysisTask, AnalysisResult>;
+  /** Runs `analyse` (the default export) and `embed` of transcript-analysis.ts. */
+  private readonly pool: Piscina<AnalysisTask | { texts: string[] }, AnalysisResult | EmbeddedTexts>;
 
   private readonly settings: AnalysisSettings;
   constructor(settings: AnalysisSettings, onThreadError: (err: unknown) => void = () => {}) {
@@ -34,10 +42,10 @@ export class AnalysisPool {
    */
   async analyse(task: AnalysisTask): Promise<AnalysisResult> {
     try {
-      return await this.pool.run(task, {
+      return (await this.pool.run(task, {
         signal: AbortSignal.timeout(this.settings.timeoutMs),
         transferList: [task.bytes.buffer as ArrayBuffer],
-      });
+      })) as AnalysisResult;
     } catch (err) {
       const e = err as { name?: string; code?: string };
       if (e.name === 'AbortError' || e.name === 'TimeoutError') {
@@ -48,6 +56,12 @@ export class AnalysisPool {
       }
       throw err;
     }
+  }
+
+  /** The encoder's vectors of these texts (a snapshot's passages), in a thread of the pool. */
+  async embed(texts: string[]): Promise<EmbeddedTexts> {
+    const words = texts.reduce((n, t) => n + t.split(' ').length, 0);
+    return (await this.pool.run({ texts }, { name: 'embed', signal: AbortSignal.timeout(this.settings.timeoutMs + words * EMBED_MS_PER_WORD) })) as EmbeddedTexts;
   }
 
   close(): Promise<void> {

@@ -5,7 +5,7 @@ import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Store } from '../store/store.ts';
 import type { Reflect } from '../engines/llm-reflections.ts';
 import type { EstimatePsychometrics, PsychometricEstimates } from '../engines/llm-psychometrics.ts';
-import type { AnalysisResult, AnalysisTask } from './transcript-analysis.ts';
+import type { AnalysisResult, AnalysisTask, EmbeddedTexts } from './transcript-analysis.ts';
 import type { JobHandler } from './worker.ts';
 
 const Payload = z.object({ snapshotId: z.string() });
@@ -30,6 +30,7 @@ export class ProcessSnapshotJob implements JobHandler {
   private readonly rt: Runtime;
   private readonly log: Logger;
   private readonly analyse: (task: AnalysisTask) => Promise<AnalysisResult>;
+  private readonly embed: (texts: string[]) => Promise<EmbeddedTexts>;
   private readonly reflect: Reflect | null;
   private readonly estimate: EstimatePsychometrics | null;
   constructor(
@@ -37,7 +38,7 @@ export class ProcessSnapshotJob implements JobHandler {
     blobs: BlobStore,
     rt: Runtime,
     log: Logger,
-    analyse: (task: AnalysisTask) => Promise<AnalysisResult>,
+    analysis: { analyse: (task: AnalysisTask) => Promise<AnalysisResult>; embed: (texts: string[]) => Promise<EmbeddedTexts> },
     reflect: Reflect | null = null,
     estimate: EstimatePsychometrics | null = null,
   ) {
@@ -45,7 +46,8 @@ export class ProcessSnapshotJob implements JobHandler {
     this.blobs = blobs;
     this.rt = rt;
     this.log = log;
-    this.analyse = analyse;
+    this.analyse = analysis.analyse;
+    this.embed = analysis.embed;
     this.reflect = reflect;
     this.estimate = estimate;
   }
@@ -75,6 +77,8 @@ export class ProcessSnapshotJob implements JobHandler {
       return;
     }
     const { format, person, memories } = result;
+    // The passages' vectors (the sentence encoder, in an analysis thread): what search ranks, never recomputed at query time.
+    const embedded = await this.embed(result.passages.map((p) => p.text));
     const reflected = await this.reflections(snap.id, mind.name, result);
     const estimated = await this.estimates(snap.id, mind.name, result, reflected.ok ? reflected.reflections : []);
     const now = iso(this.rt.now());
@@ -90,6 +94,11 @@ export class ProcessSnapshotJob implements JobHandler {
       // The move first: a snapshot deleted or failed meanwhile gets no memories.
       if (!(await repos.snapshots.complete(snap.id, outcome, now))) return false;
       await repos.snapshots.replaceMemories(snap.id, snap.mindId, memories);
+      await repos.passages.save(
+        snap.mindId,
+        { snapshotId: snap.id, encoder: embedded.encoder, spans: result.passages.map(({ first, last }) => ({ first, last })), vectors: embedded.vectors },
+        now,
+      );
       await repos.profiles.saveProfile({ snapshot_id: snap.id, mind_id: snap.mindId, profile: JSON.stringify(result.profile), created_at: now });
       await repos.profiles.replaceReflections(
         snap.id,

@@ -10,12 +10,18 @@ import { wordVectors } from '../memory/word-vectors.ts';
 import { startPdfThread } from '../ingest/pdf.ts';
 import { boundedTurns, transcriptTurns, type TranscriptTurn } from '../memory/transcript-turns.ts';
 import { tallyMarkers, type SnapshotMarkers } from '../memory/linguistic-markers.ts';
+import { passageSpans, passageText, type PassageSpan } from '../memory/build/passages.ts';
+import { UseLiteEncoder } from '../memory/encoder/use-lite.ts';
+import { quantise, type QuantisedVectors } from '../memory/vector-math.ts';
 
 // Loaded when the thread starts (the pool keeps one thread up), not during the first snapshot:
 // wink-nlp, the word-vector table (the snapshot's self-check builds a MindMemory) and the PDF thread with pdf.js.
 wink();
 wordVectors();
 startPdfThread();
+// The sentence encoder (TF.js wasm and the USE lite weights from node_modules), for `embed`.
+const encoder = UseLiteEncoder.load();
+encoder.catch(() => undefined); // reported by the first `embed` that needs it
 
 /** What a worker thread is asked: the file's bytes and who the person is. */
 export interface AnalysisTask {
@@ -39,6 +45,8 @@ export type AnalysisResult =
       truncated: boolean;
       /** Linguistic markers of the person's words, over every turn. */
       markers: SnapshotMarkers;
+      /** The passages the encoder embeds (build/passages.ts), with their text. */
+      passages: Array<PassageSpan & { text: string }>;
     }
   | { ok: false; code: string; message: string };
 
@@ -59,9 +67,23 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisResul
     const fidelity = fidelityCheck(bank.memories);
     const turns = transcriptTurns(transcript.utterances, bank.person);
     const markers = tallyMarkers(turns, bank.memories, sentiments);
-    return { ok: true, format: transcript.format, person: bank.person, memories: bank.memories, profile, fidelity, ...boundedTurns(turns), markers };
+    const bySeq = new Map(bank.memories.map((m) => [m.seq, m]));
+    const passages = passageSpans(bank.memories).map((span) => ({ ...span, text: passageText(bySeq, span) }));
+    return { ok: true, format: transcript.format, person: bank.person, memories: bank.memories, profile, fidelity, ...boundedTurns(turns), markers, passages };
   } catch (err) {
     if (err instanceof IngestError) return { ok: false, code: err.code, message: err.message };
     throw err;
   }
+}
+
+/** What `embed` returns: the vectors of the texts in order, in their stored (int8) form, and the model. */
+export interface EmbeddedTexts {
+  encoder: string;
+  vectors: QuantisedVectors;
+}
+
+/** The sentence encoder's vectors of some texts (a snapshot's passages), quantised as they are stored. */
+export async function embed(task: { texts: string[] }): Promise<EmbeddedTexts> {
+  const model = await encoder;
+  return { encoder: model.id, vectors: quantise(await model.embed(task.texts), model.dimensions) };
 }

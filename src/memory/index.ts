@@ -158,7 +158,7 @@ export class MemoryIndex {
    * scenario, IDF × similarity for a term found through word vectors). `ideal` normalises scores.
    * `terms` of a hit lists the matched terms among the first MAX_TRACKED_TERMS.
    */
-  searchTerms(queryTerms: ReadonlyArray<{ term: string; weight: number }>, k: number, ideal: number): SearchHit[] {
+  searchTerms(queryTerms: ReadonlyArray<{ term: string; weight: number }>, k: number, ideal: number, questionWeight = QUESTION_WEIGHT): SearchHit[] {
     const n = this.docs.length;
     if (n === 0 || k <= 0) return [];
     const touched: number[] = [];
@@ -168,7 +168,7 @@ export class MemoryIndex {
       const bit = qi < MAX_TRACKED_TERMS ? 1 << qi : 0;
       const boost = weight / idf(this.df(this.text, id), n);
       this.accumulate(this.text, id, weight, 1, bit, touched);
-      this.accumulate(this.question, id, boost * idf(this.df(this.question, id), n), QUESTION_WEIGHT, bit, touched);
+      if (questionWeight > 0) this.accumulate(this.question, id, boost * idf(this.df(this.question, id), n), questionWeight, bit, touched);
     });
     const hits = this.topK(touched, k).map((doc) => this.hit(doc, ideal, queryTerms));
     for (const doc of touched) {

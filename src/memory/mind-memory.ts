@@ -6,6 +6,7 @@
 import { compareMemories, MemoryIndex } from './index.ts';
 import { readSentence, type Candidate } from './profile-topics.ts';
 import { SemanticIndex } from './semantic.ts';
+import { PassageVectors, type SnapshotPassages } from './search/passage-vectors.ts';
 import { termTokens, wink, type TermToken } from './sentences.ts';
 import type { StoredMemory } from './types.ts';
 import { wordVectors } from './word-vectors.ts';
@@ -36,13 +37,17 @@ export class MindMemory {
   readonly lexical: MemoryIndex;
   readonly semantic: SemanticIndex | null;
   readonly tokens: ReadonlyArray<readonly TermToken[]>;
+  /** The passages with their encoder vectors (search/), or null when the snapshots have none stored. */
+  readonly passages: PassageVectors | null;
   private constructor(
     key: string,
     lexical: MemoryIndex,
     semantic: SemanticIndex | null,
     tokens: ReadonlyArray<readonly TermToken[]>,
+    passages: PassageVectors | null,
   ) {
     this.key = key;
+    this.passages = passages;
     this.lexical = lexical;
     this.semantic = semantic;
     this.tokens = tokens;
@@ -65,8 +70,17 @@ export class MindMemory {
     }
   }
 
-  /** Index memories (any order). `mode: 'lexical'` leaves the semantic index out. */
-  static build(key: string, memories: readonly StoredMemory[], mode: RetrievalMode = 'hybrid'): MindMemory {
+  /**
+   * Index memories (any order). `mode: 'lexical'` leaves the word-vector index out. `stored` are the
+   * snapshots' passages with their vectors from `encoder` (build/passages.ts, the analysis thread).
+   */
+  static build(
+    key: string,
+    memories: readonly StoredMemory[],
+    mode: RetrievalMode = 'hybrid',
+    stored: readonly SnapshotPassages[] = [],
+    encoder = '',
+  ): MindMemory {
     const docs = [...memories].sort(compareMemories);
     const tokens = docs.map((m) => termTokens(m.text));
     const lexical = MemoryIndex.fromSorted(
@@ -74,7 +88,7 @@ export class MindMemory {
       tokens.map((ts) => ts.map((t) => t.stem)),
     );
     const semantic = mode === 'hybrid' ? SemanticIndex.build(wordVectors(), tokens) : null;
-    return new MindMemory(key, lexical, semantic, tokens);
+    return new MindMemory(key, lexical, semantic, tokens, PassageVectors.over(docs, stored, encoder));
   }
 
   get memories(): readonly StoredMemory[] {

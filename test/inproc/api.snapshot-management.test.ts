@@ -253,13 +253,14 @@ describe('DELETE /minds/{id}/snapshots/{sid}', () => {
       const mind = (await services.minds.create(auth, SAM)).mind;
       const create = async () => (await services.snapshots.createFromFile(auth, mind.id, { bytes: Buffer.from(teamsVtt(sampleInterview())) }, {})).mindAssessmentId;
       const id = await create();
-      const real = (await import('../../src/jobs/transcript-analysis.ts')).default;
+      const analysis = await import('../../src/jobs/transcript-analysis.ts');
+      const real = analysis.default;
       const deleting = async (task: AnalysisTask): Promise<AnalysisResult> => {
         const result = await real(task);
         await services.snapshots.delete(auth, mind.id, id); // deleted mid-processing
         return result;
       };
-      const job = new ProcessSnapshotJob(store, blobs, { now: () => new Date(), newId: () => crypto.randomUUID(), randomBytes: () => Buffer.alloc(0) }, quiet.ctx.log, deleting);
+      const job = new ProcessSnapshotJob(store, blobs, { now: () => new Date(), newId: () => crypto.randomUUID(), randomBytes: () => Buffer.alloc(0) }, quiet.ctx.log, { analyse: deleting, embed: (texts) => analysis.embed({ texts }) });
       await job.run({ snapshotId: id });
       assert.equal(await store.repos.snapshots.byId(id), undefined, 'not resurrected');
       assert.equal((await store.repos.snapshots.memoriesOf([id])).length, 0);

@@ -130,6 +130,21 @@ export interface MemoriesTable {
   question: string | null;
 }
 
+/** A completed snapshot's passages and their encoder vectors (011_snapshot_passages). */
+export interface SnapshotPassagesTable {
+  snapshot_id: string;
+  mind_id: string;
+  encoder: string;
+  dimensions: number;
+  /** Int32 pairs: each passage's first and last seq. */
+  spans: Uint8Array;
+  /** Int8, passages × dimensions. */
+  vectors: Uint8Array;
+  /** Float32, one per passage. */
+  scales: Uint8Array;
+  created_at: string;
+}
+
 export interface SnapshotProfilesTable {
   snapshot_id: string;
   mind_id: string;
@@ -266,6 +281,7 @@ export interface Database {
   artifacts: ArtifactsTable;
   snapshots: SnapshotsTable;
   memories: MemoriesTable;
+  snapshot_passages: SnapshotPassagesTable;
   snapshot_profiles: SnapshotProfilesTable;
   snapshot_reflections: SnapshotReflectionsTable;
   snapshot_transcripts: SnapshotTranscriptsTable;

@@ -9,6 +9,7 @@ import * as m007 from './007_snapshot_management.ts';
 import * as m008 from './008_simulations.ts';
 import * as m009 from './009_usage_keys.ts';
 import * as m010 from './010_panels.ts';
+import * as m011 from './011_snapshot_passages.ts';
 
 /** Migrations are versioned in the repo and applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '008_simulations': m008,
   '009_usage_keys': m009,
   '010_panels': m010,
+  '011_snapshot_passages': m011,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -7,6 +7,7 @@ import { DigitalTwinsRepo } from './digital-twins.ts';
 import { MindsRepo } from './minds.ts';
 import { PanelAnswersRepo } from './panel-answers.ts';
 import { PanelsRepo } from './panels.ts';
+import { PassagesRepo } from './passages.ts';
 import { ProfilesRepo } from './profiles.ts';
 import { PsychometricsRepo } from './psychometrics.ts';
 import { SessionsRepo } from './sessions.ts';
@@ -27,6 +28,7 @@ export interface Repos {
   tags: TagsRepo;
   artifacts: ArtifactsRepo;
   snapshots: SnapshotsRepo;
+  passages: PassagesRepo;
   profiles: ProfilesRepo;
   twins: DigitalTwinsRepo;
   transcripts: TranscriptsRepo;
@@ -50,6 +52,7 @@ export function makeRepos(db: Kysely<Database>): Repos {
     tags: new TagsRepo(db),
     artifacts: new ArtifactsRepo(db),
     snapshots: new SnapshotsRepo(db),
+    passages: new PassagesRepo(db),
     profiles: new ProfilesRepo(db),
     twins: new DigitalTwinsRepo(db),
     transcripts: new TranscriptsRepo(db),

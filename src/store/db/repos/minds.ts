@@ -155,6 +155,7 @@ export class MindsRepo {
     await new SimulationsRepo(this.db).deleteOfMind(id);
     const ofMind = this.db.selectFrom('snapshots').select('id').where('mind_id', '=', id);
     await this.db.deleteFrom('memories').where('snapshot_id', 'in', ofMind).execute();
+    await this.db.deleteFrom('snapshot_passages').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('snapshot_reflections').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('snapshot_profiles').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('snapshot_transcripts').where('mind_id', '=', id).execute();

@@ -181,7 +181,7 @@ export class SnapshotsRepo {
     if (!row) return undefined;
     await this.db.deleteFrom('jobs').where('payload', 'like', `%"snapshotId":"${id}"%`).execute();
     await new SimulationsRepo(this.db).deleteCiting(mindId, id);
-    for (const table of ['memories', 'snapshot_profiles', 'snapshot_reflections', 'snapshot_transcripts', 'snapshot_psychometrics'] as const) {
+    for (const table of ['memories', 'snapshot_passages', 'snapshot_profiles', 'snapshot_reflections', 'snapshot_transcripts', 'snapshot_psychometrics'] as const) {
       await this.db.deleteFrom(table).where('snapshot_id', '=', id).execute();
     }
     const shared = await this.db.selectFrom('snapshots').select('id').where('artifact_id', '=', row.artifact_id).executeTakeFirst();

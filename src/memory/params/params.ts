@@ -1,0 +1,49 @@
+/**
+ * The engine's fitted parameters (ranking.json), written by `npm run train` with their provenance and
+ * read once here, checked: a file that does not match the features this code computes is refused at
+ * start, never half-used.
+ */
+import fs from 'node:fs';
+import { z } from 'zod';
+import { FEATURES } from '../search/features.ts';
+
+export const CONFIDENCE_FEATURES = ['topScore', 'margin', 'bestCosAsk', 'topCosContext', 'topBm25Ask', 'hasContext', 'logAnswers', 'centroidCosAsk', 'top5CosAsk'] as const;
+
+const Linear = z.object({ bias: z.number(), weights: z.array(z.number()) });
+export const RankingParams = z.object({
+  encoder: z.string().min(1),
+  features: z.array(z.string()),
+  ranking: Linear,
+  confidenceFeatures: z.array(z.string()),
+  /** P(the scenario is one the person's words bear on): a logistic model over the confidence features. */
+  onTopic: Linear,
+  /** P(the best answer is the person's own answer | on-topic): the same features, fitted on on-topic questions. */
+  confidence: Linear,
+  /** Below this P(on-topic) the engine declines (chosen on validation people, see provenance). */
+  declineBelow: z.number().min(0).max(1),
+  provenance: z.record(z.string(), z.unknown()),
+});
+export type RankingParams = z.infer<typeof RankingParams>;
+
+export const PARAMS_FILE = new URL('./ranking.json', import.meta.url);
+
+/** Checks a parameter file against the features this code computes. */
+export function checkParams(json: unknown): RankingParams {
+  const p = RankingParams.parse(json);
+  const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  if (!same(p.features, FEATURES) || p.ranking.weights.length !== FEATURES.length) {
+    throw new Error(`ranking.json was fitted on features [${p.features.join(', ')}], this code computes [${FEATURES.join(', ')}]: run npm run train`);
+  }
+  if (!same(p.confidenceFeatures, CONFIDENCE_FEATURES) || p.confidence.weights.length !== CONFIDENCE_FEATURES.length || p.onTopic.weights.length !== CONFIDENCE_FEATURES.length) {
+    throw new Error(`ranking.json's confidence features [${p.confidenceFeatures.join(', ')}] differ from [${CONFIDENCE_FEATURES.join(', ')}]: run npm run train`);
+  }
+  return p;
+}
+
+let loaded: RankingParams | null = null;
+
+/** The committed parameters, read once. */
+export function rankingParams(): RankingParams {
+  loaded ??= checkParams(JSON.parse(fs.readFileSync(PARAMS_FILE, 'utf8')));
+  return loaded;
+}

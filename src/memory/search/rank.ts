@@ -1,0 +1,56 @@
+/**
+ * Search stage: every passage of the mind scored by the learned linear ranking over its features
+ * (features.ts; weights fitted by `npm run train` with a listwise softmax loss on training people),
+ * then grouped into the answers they belong to, best answer first (an answer scores as its best
+ * passage). Deterministic: ties keep document order.
+ */
+import type { RankingParams } from '../params/params.ts';
+import type { MindMemory } from '../mind-memory.ts';
+import { FEATURE_COUNT, passageFeatures, type PassageFeatures } from './features.ts';
+import type { PassageVectors } from './passage-vectors.ts';
+import type { QueryVectors, SearchQuery } from './query.ts';
+
+export interface RankedPassage {
+  /** Index in the mind's PassageVectors. */
+  passage: number;
+  /** Its first and last doc (sentence). */
+  first: number;
+  last: number;
+  /** The answer it belongs to (the answer's first doc). */
+  answer: number;
+  score: number;
+}
+
+export interface Ranking {
+  /** Every passage, best first. */
+  passages: RankedPassage[];
+  /** The best passage of each answer, best first. */
+  answers: RankedPassage[];
+  features: PassageFeatures;
+}
+
+/** The ranking's score of each passage: its features times the fitted weights. */
+export function scorePassages(features: PassageFeatures, params: Pick<RankingParams, 'ranking'>): Float32Array {
+  const n = features.answerOf.length;
+  const out = new Float32Array(n);
+  const w = params.ranking.weights;
+  for (let p = 0; p < n; p++) {
+    let s = params.ranking.bias;
+    for (let f = 0; f < FEATURE_COUNT; f++) s += (w[f] as number) * (features.rows[p * FEATURE_COUNT + f] as number);
+    out[p] = s;
+  }
+  return out;
+}
+
+export function rankPassages(mind: MindMemory, passages: PassageVectors, query: SearchQuery, vectors: QueryVectors, params: RankingParams): Ranking {
+  const features = passageFeatures(mind, passages, query, vectors);
+  const scores = scorePassages(features, params);
+  const ranked: RankedPassage[] = [];
+  for (let p = 0; p < passages.size; p++) {
+    ranked.push({ passage: p, first: passages.first[p] as number, last: passages.last[p] as number, answer: features.answerOf[p] as number, score: scores[p] as number });
+  }
+  ranked.sort((a, b) => b.score - a.score || a.passage - b.passage);
+  const seen = new Set<number>();
+  const answers = ranked.filter((r) => !seen.has(r.answer) && (seen.add(r.answer), true));
+  return { passages: ranked, answers, features };
+}

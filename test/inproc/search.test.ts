@@ -1,0 +1,119 @@
+/**
+ * The learned search (src/memory/search) on a real mind with real encoder vectors and the committed
+ * parameters: a scenario in another industry's words finds the person's passage, off-topic scenarios
+ * of the evaluation bank are declined, both engines see the same top passages, and the parameter file
+ * is checked against the features the code computes.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { GroundedEngine, UNKNOWN_SAYING } from '../../src/engines/grounded.ts';
+import { LlmEngine } from '../../src/engines/llm.ts';
+import { LlmClient } from '../../src/engines/llm-model.ts';
+import { USE_LITE } from '../../src/memory/encoder/use-lite.ts';
+import { checkParams, PARAMS_FILE, rankingParams } from '../../src/memory/params/params.ts';
+import type { MindMemory } from '../../src/memory/mind-memory.ts';
+import { sampleInterview } from '../../testkit/fixtures.ts';
+import { embeddedMind, testSearcher } from '../../testkit/minds.ts';
+
+let mind: MindMemory;
+const searcher = testSearcher();
+const grounded = new GroundedEngine(searcher);
+const simulate = (scenario: string) => grounded.simulate({ mindName: 'Sam Okafor', memory: mind, scenario });
+
+before(async () => {
+  mind = await embeddedMind(sampleInterview(), 'Sam Okafor');
+});
+
+describe('the learned search', () => {
+  it('every passage of the mind has a stored vector', () => {
+    assert.ok(mind.passages && mind.passages.size > 0);
+    assert.equal(mind.passages.vectors.dimensions, USE_LITE.dimensions);
+  });
+
+  it("a scenario set in another industry, in words the person never used, finds the person's passage", async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['I manage a dental practice and my receptionists asked to answer the phones from home three days a week. Should I agree?', /Remote, without question|worked from home/],
+      ['Our orchestra players keep running themselves into the ground before big concerts. What do you do when you feel exhaustion coming?', /I protect my evenings/],
+      ['A young nurse on my ward is afraid to admit she does not know how to use the new equipment. What would you tell her?', /Ask for help sooner/],
+    ];
+    for (const [scenario, expected] of cases) {
+      const r = await simulate(scenario);
+      assert.match(r.evidence[0]?.text ?? '', expected, scenario);
+      assert.notEqual(r.message, UNKNOWN_SAYING, `answered: ${scenario}`);
+    }
+  });
+
+  it('off-topic scenarios of the evaluation bank are declined', async () => {
+    const bank = (JSON.parse(fs.readFileSync(new URL('../../eval/offtopic/eval.json', import.meta.url), 'utf8')) as { scenarios: Array<{ id: string; scenario: string }> }).scenarios;
+    for (const id of ['ev-002', 'ev-003', 'ev-006', 'ev-012']) {
+      const scenario = bank.find((s) => s.id === id)?.scenario ?? '';
+      const r = await simulate(scenario);
+      assert.equal(r.message, UNKNOWN_SAYING, `${id}: ${scenario} (confidence ${r.confidence})`);
+      assert.deepEqual(r.evidence, []);
+    }
+  });
+
+  it('the same question gets the same answer (deterministic)', async () => {
+    const a = await simulate('How should a new engineer handle the fear of admitting they do not know something?');
+    const b = await simulate('How should a new engineer handle the fear of admitting they do not know something?');
+    assert.deepEqual(a, b);
+  });
+});
+
+describe('the parameter file', () => {
+  it('is the one the engine reads, fitted for this encoder and these features', () => {
+    const committed = checkParams(JSON.parse(fs.readFileSync(PARAMS_FILE, 'utf8')));
+    assert.deepEqual(rankingParams(), committed);
+    assert.equal(committed.encoder, USE_LITE.id);
+    assert.ok(committed.declineBelow > 0 && committed.declineBelow < 1);
+  });
+
+  it('is refused, with what to do, when its features are not the ones the code computes', () => {
+    const committed = JSON.parse(fs.readFileSync(PARAMS_FILE, 'utf8')) as { features: string[] };
+    assert.throws(() => checkParams({ ...committed, features: [...committed.features.slice(1), 'other'] }), /run npm run train/);
+    assert.throws(() => checkParams({ ...committed, declineBelow: 2 }));
+  });
+});
+
+describe('both engines quote the same passages', () => {
+  let server: http.Server;
+  const prompts: string[] = [];
+  before(async () => {
+    server = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (d: Buffer) => (raw += d.toString()));
+      req.on('end', () => {
+        const body = JSON.parse(raw) as { messages: Array<{ role: string; content: string }> };
+        prompts.push(body.messages.map((m) => m.content).join('\n'));
+        const content = JSON.stringify({ thinking: 't', feeling: 'f', saying: 's', acting: 'a', confidence: 0.5 });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({ id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('the LLM engine is shown, first, the passages the offline engine quotes as evidence', async () => {
+    const port = (server.address() as AddressInfo).port;
+    const llm = new LlmEngine(
+      new LlmClient({ provider: 'openai-compatible', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'test', model: 'm', timeoutMs: 5000, maxRetries: 0, contextWords: 1000 }),
+      searcher,
+    );
+    const scenario = 'A hospital ward wants its night nurses to take on a second shift during a staff shortage. How do you keep people from burning out?';
+    const offline = await simulate(scenario);
+    const online = await llm.simulate({ mindName: 'Sam Okafor', memory: mind, scenario });
+    const found = await searcher.search(mind, scenario);
+    const leads = (found?.ranking.answers ?? []).slice(0, 3).map((a) => mind.memories[a.first]?.text ?? '');
+    assert.equal(leads.length, 3);
+    leads.forEach((lead, i) => {
+      assert.ok(offline.evidence[i]?.text.includes(lead), `offline evidence ${i} holds the ranked answer's best passage`);
+      assert.ok(online.evidence[i]?.text.includes(lead), `LLM evidence ${i} holds the same passage`);
+    });
+    assert.ok(prompts.some((p) => p.includes(leads[0]!)), 'the prompt carries it');
+  });
+});

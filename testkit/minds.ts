@@ -1,0 +1,32 @@
+/**
+ * A mind as the service builds it, in this process: the memory bank of some utterances, its passages
+ * embedded by the real sentence encoder and stored (quantised) as the analysis thread stores them.
+ */
+import type { Utterance } from '../src/ingest/transcript.ts';
+import { buildMemoryBank } from '../src/memory/build.ts';
+import { passageSpans, passageText } from '../src/memory/build/passages.ts';
+import { UseLiteEncoder } from '../src/memory/encoder/use-lite.ts';
+import { MindMemory } from '../src/memory/mind-memory.ts';
+import { rankingParams } from '../src/memory/params/params.ts';
+import { Searcher } from '../src/memory/search/searcher.ts';
+import type { StoredMemory } from '../src/memory/types.ts';
+import { quantise } from '../src/memory/vector-math.ts';
+import type { Turn } from './fixtures.ts';
+
+let encoder: Promise<UseLiteEncoder> | null = null;
+/** One encoder per test process. */
+export const testEncoder = (): Promise<UseLiteEncoder> => (encoder ??= UseLiteEncoder.load());
+
+/** A Searcher over the test process's encoder and the committed parameters. */
+export const testSearcher = (): Searcher => new Searcher(testEncoder, rankingParams());
+
+export async function embeddedMind(turns: readonly (Turn | Utterance)[], mindName: string, snapshotId = 'snap-1'): Promise<MindMemory> {
+  const utterances = turns.map((t) => ({ speaker: t.speaker ?? null, text: t.text }));
+  const bank = buildMemoryBank({ utterances, mindName });
+  const memories: StoredMemory[] = bank.memories.map((m) => ({ ...m, snapshotId }));
+  const spans = passageSpans(bank.memories);
+  const bySeq = new Map(bank.memories.map((m) => [m.seq, m]));
+  const model = await testEncoder();
+  const vectors = quantise(await model.embed(spans.map((s) => passageText(bySeq, s))), model.dimensions);
+  return MindMemory.build(`${mindName}:${snapshotId}`, memories, 'hybrid', [{ snapshotId, encoder: model.id, spans, vectors }], model.id);
+}

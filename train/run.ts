@@ -1,0 +1,180 @@
+/**
+ * `npm run train [-- --seed N] [--corpus DIR] [--out FILE] [--quotas train,validation,test] [--cache DIR]`: fits
+ * every parameter of ranking and confidence from the corpus and writes src/memory/params/ranking.json
+ * with its provenance.
+ *
+ * 1. The dataset (train/dataset.ts): person-episodes, one per person, split by person (seeded).
+ * 2. Their passages, questions and the off-topic scenarios embedded (cached under node_modules/.cache).
+ * 3. The ranking fitted on train people for each L2 strength, checkpointed every 50 epochs; the
+ *    strength and epoch with the best right-answer@3 on validation people are kept (ties: fewer epochs).
+ * 4. On validation people: P(on-topic), their questions against off-topic scenarios from
+ *    train/offtopic.json, whose decline threshold is the lowest that declines ≥ 95% of those; and
+ *    P(right | on-topic), on their questions (label: the best answer is the right one). The
+ *    confidence the engine reports is their product.
+ * Test people are never read here: `npm run eval` reports on them.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { REPO_ROOT } from '../eval/interviews.ts';
+import { USE_LITE } from '../src/memory/encoder/use-lite.ts';
+import { CONFIDENCE_FEATURES, checkParams, PARAMS_FILE, type RankingParams } from '../src/memory/params/params.ts';
+import { FEATURES, FEATURE_COUNT } from '../src/memory/search/features.ts';
+import { seededRandom } from '../src/memory/seeded-random.ts';
+import { CORPUS_DIR } from './corpus.ts';
+import { buildDataset, QUOTAS, textsOf, type Person } from './dataset.ts';
+import { cachedDataset } from './cached-dataset.ts';
+import { EmbeddingCache } from './embedding-cache.ts';
+import { mindOf, queryExamples, type QueryExample } from './examples.ts';
+import { fitLogistic, fitRanking, type Linear } from './fit.ts';
+import { auroc, confidenceRows, confidencesOf, rankingScores, reliability } from './measure.ts';
+import { readOffTopic, TRAIN_OFFTOPIC } from './offtopic-bank.ts';
+
+export const DEFAULT_SEED = 20261126;
+/** Off-topic scenarios asked of each validation person (from train/offtopic.json). */
+const OFFTOPIC_PER_PERSON = 4;
+/** The share of off-topic scenarios validation must decline. */
+const DECLINE_TARGET = 0.95;
+const L2_GRID = [1e-4, 1e-3, 1e-2];
+const EPOCHS = 300;
+const CHECKPOINT_EVERY = 50;
+const LEARNING_RATE = 0.05;
+const CONFIDENCE_L2 = 1e-3;
+const CONFIDENCE_EPOCHS = 400;
+
+const round = (n: number, d = 4) => Math.round(n * 10 ** d) / 10 ** d;
+
+export interface TrainOptions {
+  seed: number;
+  corpus: string;
+  out: URL | string;
+  quotas: typeof QUOTAS;
+  /** Where the embedding cache lives (default: node_modules/.cache/mindsim-train). */
+  cacheDir?: string;
+  log?: (line: string) => void;
+}
+
+export async function train(opts: TrainOptions): Promise<RankingParams> {
+  const log = opts.log ?? console.log;
+  const t0 = performance.now();
+  const fromCorpus = opts.corpus === CORPUS_DIR;
+  const people = fromCorpus ? cachedDataset(opts.seed, opts.quotas) : buildDataset(opts.seed, opts.quotas, opts.corpus);
+  const bank = readOffTopic(TRAIN_OFFTOPIC).map((s) => s.scenario);
+  const cache = new EmbeddingCache(USE_LITE.id, USE_LITE.dimensions, 2, opts.cacheDir);
+  try {
+    await cache.ensure(textsOf(people, bank), (done, total) => done === total && log(`embedded ${total} new texts`));
+  } finally {
+    await cache.close();
+  }
+  const random = seededRandom(opts.seed);
+  const split = (s: Person['split']) => people.filter((p) => p.split === s);
+  const trainPeople = split('train');
+  const validationPeople = split('validation');
+  log(`people: ${trainPeople.length} train, ${validationPeople.length} validation (test people are not read)`);
+  const examplesOf = (ps: Person[], offTopic: number) =>
+    ps.flatMap((p) => {
+      const picks = Array.from({ length: offTopic }, () => bank[Math.floor(random() * bank.length)] as string);
+      return queryExamples(p, mindOf(p, cache, USE_LITE.id), cache, picks);
+    });
+  const trainQueries = examplesOf(trainPeople, 0);
+  const validation = examplesOf(validationPeople, OFFTOPIC_PER_PERSON);
+  log(`queries: ${trainQueries.length} train, ${validation.length} validation (${validation.filter((q) => q.example === null).length} off-topic)`);
+
+  // 3. The ranking: an L2 × epochs grid, chosen on validation.
+  const curves: Array<{ l2: number; epoch: number; loss: number; validationRight3: number; validationRight1: number }> = [];
+  let best: { l2: number; epoch: number; model: Linear; right3: number } | null = null;
+  for (const l2 of L2_GRID) {
+    await fitRanking(toRank(trainQueries), FEATURE_COUNT, {
+      l2,
+      epochs: EPOCHS,
+      learningRate: LEARNING_RATE,
+      every: CHECKPOINT_EVERY,
+      onCheckpoint: (epoch, model, loss) => {
+        const s = rankingScores(validation, { ranking: model });
+        curves.push({ l2, epoch, loss: round(loss), validationRight3: round(s.right3), validationRight1: round(s.right1) });
+        log(`ranking l2=${l2} epoch ${epoch}: train loss ${loss.toFixed(4)}, validation right@1 ${(100 * s.right1).toFixed(1)}%, right@3 ${(100 * s.right3).toFixed(1)}%`);
+        if (!best || s.right3 > best.right3) best = { l2, epoch, model, right3: s.right3 };
+      },
+    });
+  }
+  const chosen = best as unknown as { l2: number; epoch: number; model: Linear; right3: number };
+  const ranking = { ranking: chosen.model };
+  const baseline = rankingScores(validation, { ranking: { bias: 0, weights: FEATURES.map((f) => (f === 'cosAsk' ? 1 : 0)) } });
+
+  // 4. P(on-topic) and P(right | on-topic), fitted on validation people with the chosen ranking.
+  const rows = confidenceRows(validation, ranking);
+  const fitOptions = { l2: CONFIDENCE_L2, epochs: CONFIDENCE_EPOCHS, learningRate: LEARNING_RATE };
+  const onTopic = await fitLogistic(
+    rows.map((r) => r.x),
+    rows.map((r) => (r.offTopic ? 0 : 1)),
+    rows.map(() => 1),
+    fitOptions,
+  );
+  const answerable = rows.filter((r) => !r.offTopic);
+  const confidence = await fitLogistic(
+    answerable.map((r) => r.x),
+    answerable.map((r) => r.y),
+    answerable.map(() => 1),
+    fitOptions,
+  );
+  const pOn = confidencesOf(rows, onTopic);
+  const offOn = pOn.filter((_, i) => rows[i]!.offTopic).sort((a, b) => a - b);
+  const declineBelow = round(offOn[Math.min(offOn.length - 1, Math.ceil(DECLINE_TARGET * offOn.length))] ?? 0, 3);
+  const conf = confidencesOf(rows, confidence).map((c, i) => c * (pOn[i] as number));
+  const on = conf.filter((_, i) => !rows[i]!.offTopic);
+  const off = conf.filter((_, i) => rows[i]!.offTopic);
+  const onP = pOn.filter((_, i) => !rows[i]!.offTopic);
+  const rel = reliability(conf, rows.map((r) => r.y));
+  const validationScores = {
+    right1: round(rankingScores(validation, ranking).right1),
+    right3: round(chosen.right3),
+    cosineOnlyRight3: round(baseline.right3),
+    confidenceAuroc: round(auroc(on, off)),
+    onTopicAuroc: round(auroc(onP, offOn)),
+    onTopicAnswered: round(onP.filter((c) => c >= declineBelow).length / onP.length),
+    offTopicDeclined: round(offOn.filter((c) => c < declineBelow).length / offOn.length),
+    ece: round(rel.ece),
+  };
+  log(`validation: ${JSON.stringify(validationScores)}`);
+  const params: RankingParams = {
+    encoder: USE_LITE.id,
+    features: [...FEATURES],
+    ranking: { bias: round(chosen.model.bias, 6), weights: chosen.model.weights.map((w) => round(w, 6)) },
+    confidenceFeatures: [...CONFIDENCE_FEATURES],
+    onTopic: { bias: round(onTopic.bias, 6), weights: onTopic.weights.map((w) => round(w, 6)) },
+    confidence: { bias: round(confidence.bias, 6), weights: confidence.weights.map((w) => round(w, 6)) },
+    declineBelow,
+    provenance: {
+      command: 'npm run train',
+      corpus: path.relative(REPO_ROOT, opts.corpus),
+      licence: 'fitted on CC BY-SA 4.0 transcripts by Changelog Media LLC (../shared/data/corpus/SOURCES.md); these parameters carry the same licence',
+      seed: opts.seed,
+      split: 'by person: sha256(seed:name) → train 45% / validation 20% / test 35%; one episode per person',
+      people: { train: trainPeople.length, validation: validationPeople.length, testQuota: opts.quotas.test },
+      queries: { train: trainQueries.length, validation: validation.length },
+      offTopic: `${OFFTOPIC_PER_PERSON} per validation person from train/offtopic.json`,
+      chosen: { l2: chosen.l2, epochs: chosen.epoch },
+      validation: validationScores,
+      curves,
+      seconds: Math.round((performance.now() - t0) / 1000),
+    },
+  };
+  checkParams(params);
+  fs.writeFileSync(opts.out, `${JSON.stringify(params, null, 2)}\n`);
+  log(`wrote ${typeof opts.out === 'string' ? path.relative(REPO_ROOT, opts.out) : path.relative(REPO_ROOT, opts.out.pathname)} in ${params.provenance.seconds} s`);
+  return params;
+}
+
+const toRank = (qs: readonly QueryExample[]) => qs.filter((q) => q.example !== null).map((q) => ({ rows: q.features.rows, labels: q.labels }));
+
+if (import.meta.main) {
+  const { values } = parseArgs({ options: { seed: { type: 'string' }, corpus: { type: 'string' }, out: { type: 'string' }, quotas: { type: 'string' }, cache: { type: 'string' } } });
+  const [tr, va, te] = (values.quotas ?? '').split(',').map(Number);
+  await train({
+    seed: values.seed ? Number(values.seed) : DEFAULT_SEED,
+    corpus: values.corpus ? path.resolve(values.corpus) : CORPUS_DIR,
+    out: values.out ? path.resolve(values.out) : PARAMS_FILE,
+    quotas: tr ? { train: tr, validation: va ?? 0, test: te ?? 0 } : QUOTAS,
+    ...(values.cache ? { cacheDir: path.resolve(values.cache) } : {}),
+  });
+}
