@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../src/config.ts';
 import { MAX_WORD_CHARS } from '../src/ingest/limits.ts';
 import { AnalysisPool } from '../src/jobs/analysis-pool.ts';
-import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
+import { longInterview, sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
 import { client, fileForm, waitForSnapshot, type Client } from '../testkit/http.ts';
 import { CORPUS, LIMITS, type PathologicalCase } from '../testkit/pathological.ts';
 import { startServer, type TestServer } from '../testkit/process.ts';
@@ -105,26 +105,22 @@ function overHttp(): void {
     assert.match(JSON.stringify(sim.body.evidence), /run/);
   });
 
-  it("account B's interview completes while account A's slow files wait their turn", { timeout: 60_000 }, async (t) => {
-    const bomb = await caseNamed('pdf-stream-bomb-no-text').make(LIMITS.direct); // each holds a thread for the whole PDF budget
+  it("account B's interview completes while account A's slow files wait their turn", { timeout: 300_000 }, async (t) => {
+    // Long transcripts: embedding their passages holds an analysis thread for seconds each (a work cost, not a timer).
+    const slowFile = teamsVtt(longInterview(20_000, 11));
     const mindA = await mindOf(a, 'Sam Okafor');
     const mindB = await mindOf(b, 'Sam Okafor');
     const slow: string[] = [];
-    for (let i = 0; i < 3; i++) slow.push(await snapshot(a, mindA, bomb, `bomb-${i}.pdf`));
+    for (let i = 0; i < 3; i++) slow.push(await snapshot(a, mindA, slowFile, `long-${i}.vtt`));
     const normal = await snapshot(b, mindB, teamsVtt(sampleInterview()), 'interview.vtt');
 
-    const done = await waitForSnapshot(b, mindB, normal, 30_000);
+    const done = await waitForSnapshot(b, mindB, normal, 240_000);
     assert.equal(done.status, 'completed', JSON.stringify(done.error));
-    const waited = Date.parse(done.completedAt) - Date.parse(done.createdAt);
-    t.diagnostic(`B's snapshot: created → completed in ${waited} ms`);
-    assert.ok(waited < BOUND_MS, `B waited ${waited} ms`);
-    // A's files one after the other would take ~15 s: B went after the one already being read.
-    const last = await a.get(`/minds/${mindA}/snapshots/${slow[2]}/status`);
-    assert.ok(['pending', 'processing'].includes(last.body.status as string), `A's last file is ${last.body.status}`);
-    const first = await waitForSnapshot(a, mindA, slow[0] ?? '', 30_000);
-    assert.equal(first.status, 'failed');
-    assert.equal(first.error.code, 'file_too_complex');
-    assert.match(first.error.message as string, /took more than 5 s/);
+    const lastOfA = await waitForSnapshot(a, mindA, slow[2] ?? '', 240_000);
+    assert.equal(lastOfA.status, 'completed', JSON.stringify(lastOfA.error));
+    t.diagnostic(`B completed at ${done.completedAt}, A's last file at ${lastOfA.completedAt}`);
+    // Order of completion, not seconds: B's file was taken before A's files queued ahead of it had all run.
+    assert.ok(Date.parse(done.completedAt) < Date.parse(lastOfA.completedAt), "B's interview did not wait for all of A's files");
   });
 }
 

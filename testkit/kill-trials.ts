@@ -70,7 +70,11 @@ export interface KillTrialOptions {
   trials: number;
   /** Snapshots queued before the first trial (default: one per trial). */
   snapshots?: number;
-  /** Copies of the sample interview per transcript (~3.4 kB and ~800 words each: 100 ≈ 0.34 MB, well inside the per-snapshot word limit). */
+  /**
+   * Copies of the sample interview per transcript (~3.4 kB and ~800 words each). 20 by default: the
+   * passages' embeddings (~0.45 ms of CPU per word) make each snapshot take a few seconds, long enough
+   * for a kill to land mid-processing and short enough to finish well inside the wait.
+   */
   copies?: number;
   /** The kill comes at a random moment up to this long after the worker claimed a job. */
   maxKillDelayMs?: number;
@@ -98,7 +102,7 @@ export async function killTrials(opts: KillTrialOptions): Promise<KillTrialRepor
     const mindId = (await api.minds.create('Kill trials')).mind.id;
     const snaps: Snap[] = [];
     for (let i = 0; i < (opts.snapshots ?? opts.trials); i++) {
-      const { artifactId } = await api.uploads.upload(mindId, blobOf(longVtt(opts.copies ?? 100, `k${i}`)), { fileName: `k${i}.vtt` });
+      const { artifactId } = await api.uploads.upload(mindId, blobOf(longVtt(opts.copies ?? 20, `k${i}`)), { fileName: `k${i}.vtt` });
       const r = await api.snapshots.create(mindId, { artifactId });
       snaps.push({ id: r.mindAssessmentId, completedAt: null });
     }

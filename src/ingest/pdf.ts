@@ -13,6 +13,7 @@ import { TextGate } from './limits.ts';
 import type { PdfLine } from './pdf-text.ts';
 import type { PdfReply, PdfRequest } from './pdf-worker.ts';
 import { assembleTurns, timedHeader, type SourceLine } from './turns.ts';
+import { checkPdfStreams } from './pdf-streams.ts';
 
 export { groupLines, MAX_PDF_PAGES, MAX_PDF_TEXT_ITEMS, type PdfLine } from './pdf-text.ts';
 
@@ -68,6 +69,8 @@ async function readInThread(request: PdfRequest): Promise<PdfReply> {
 
 /** @param gate counts the text against the file's budget (unlimited by default, for direct calls). */
 export async function parsePdf(bytes: Buffer, gate = new TextGate('pdf', Infinity)): Promise<Utterance[]> {
+  // Counted in bytes first, the same on every machine: what pdf.js's time budget would otherwise decide.
+  if (Number.isFinite(gate.remaining)) checkPdfStreams(bytes);
   // A copy with its own buffer, handed over (not cloned) to the PDF thread.
   const reply = await readInThread({ data: new Uint8Array(bytes), maxTokens: gate.remaining });
   if (!reply.ok) throw new IngestError(reply.code, reply.message);
