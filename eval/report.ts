@@ -35,7 +35,7 @@ export interface ReportMeta {
   skippedScenarioFiles: string[];
 }
 
-export const TARGETS = { discrimination: 0.75, dontKnow: 0.1, answered: 0.95, rightPassage: 0.85, declined: 0.9, auroc: 0.9 };
+export const TARGETS = { discrimination: 0.75, dontKnow: 0.1, answered: 0.95, rightPassage: 0.85, declined: 0.9, auroc: 0.95 };
 /** Rows of the list of scenario misses. */
 const MISS_CAP = 40;
 
@@ -60,29 +60,32 @@ function targets(meta: ReportMeta, heldOut: readonly HeldOutRow[], scenarios: re
     rows.push(`| right passage ≥ ${pct(TARGETS.rightPassage)} | ${pct(s.rightPassage)} of ${s.onTopic} | ${mark(s.rightPassage >= TARGETS.rightPassage)} |`);
     rows.push(`| off-topic declined ≥ ${pct(TARGETS.declined)} | ${pct(s.declined)} of ${s.offTopic} | ${mark(s.declined >= TARGETS.declined)} |`);
     rows.push(`| AUROC of confidence ≥ ${TARGETS.auroc} | ${f3(s.auroc)} | ${mark(s.auroc >= TARGETS.auroc)} |`);
+    const other = summariseScenarios(scenarios.filter((o) => o.otherIndustry || !o.onTopic));
+    rows.push(
+      `| the same, scenarios set in another industry than the person's: right passage ≥ ${pct(TARGETS.rightPassage)}, AUROC ≥ ${TARGETS.auroc} | ` +
+        `${pct(other.rightPassage)} of ${other.onTopic}, AUROC ${f3(other.auroc)} (against all off-topic) | ${mark(other.rightPassage >= TARGETS.rightPassage && other.auroc >= TARGETS.auroc)} |`,
+    );
   } else {
-    rows.push('| scenarios answered ≥ 95%, right passage ≥ 85%, off-topic declined ≥ 90%, AUROC ≥ 0.9 | – | not run |');
+    rows.push('| scenarios answered ≥ 95%, right passage ≥ 85%, off-topic declined ≥ 90%, AUROC ≥ 0.95 | – | not run |');
   }
   return rows;
 }
 
-/** What bounds the targets not met, and what was tried (measured with the same scenarios and held-out questions). */
+/** Which data each number saw, what bounds the targets not met, and where the ceilings are. */
 const CEILINGS = [
-  '**Headroom, ceilings and what was tried.** The oracle columns below are the ceiling of an engine that quotes one of',
-  "the person's kept answers (content F1 0.205, discrimination 0.88). The ceiling of this engine's own signals is in",
-  'EVAL-CEILING.md (`npm run eval:ceiling`): a linear re-weighting of the 11 signals the offline retrieval has about a',
-  'candidate answer (BM25, word-vector similarities, coverage, the interviewer\'s question, length…), its weights fitted on',
-  'the very questions it is scored on, reaches held-out content F1 0.123 / discrimination 0.644 (fitted for discrimination:',
-  '0.122 / 0.661), short of the typical baseline\'s 0.126 and of 0.75, and left-one-person-out it does no better than the',
-  'engine; the best of the 20 candidates the engine retrieves would give 0.186 / 0.825. On the scenario suite the right',
-  'answer is among the engine\'s top three answers for 78% of scenarios (in-sample re-weighting: 85%; left-one-person-out:',
-  '73%) and among its top twenty for 99%; the rate below is lower because it counts the passage only inside the evidence',
-  'windows shown (the window is placed where the retrieved sentences of the answer weigh most: 64.8% → 68.2%). So both',
-  'misses are ranking errors that averaged word vectors cannot resolve, not missing candidates. Tried and dropped (no gain',
-  'beyond noise on both sets, see docs/DECISIONS.md): question-to-question vector similarity, a soft word-matching',
-  're-rank, 2–4-sentence windows or whole answers as the unit, pseudo-relevance feedback, a consensus choice among the',
-  'top answers, other context weights. A sentence encoder or an LLM re-ranking the top twenty passages is the next step;',
-  'no npm package ships such weights for offline use today.',
+  '**Data each number saw.** The 22 interviews are the final check here, never a tuning set: the engine\'s ranking,',
+  'confidence and decline threshold are fitted by `npm run train` on people of ../shared/data/corpus (train people for',
+  'the ranking, other validation people for the confidence and threshold; src/memory/params/ranking.json says which),',
+  'none of whom is in these interviews. What is not fitted (the passage length, the quoted length, how many answers are',
+  'evidence: src/memory/tuning.ts) was chosen on these 22 interviews before this engine, and is named there with the',
+  'measurement behind it. The leave-people-out section below reports on corpus people used for neither.',
+  '',
+  '**Headroom and ceilings.** The oracle columns below are the ceiling of an engine that quotes one of the person\'s kept',
+  'answers. The ranking\'s own ceiling is measured in the corpus section: its features fitted on the test queries',
+  'themselves do no better than the fitted engine, while the right answer is among the first twenty for ~93% of',
+  'questions: what is left is ranking among close passages, which a better encoder (or an adapter over this one, or an',
+  'LLM re-ranking the top twenty) would have to resolve. EVAL-CEILING.md is the same measurement for the earlier,',
+  'hand-tuned retrieval, kept for comparison.',
   '',
 ];
 
@@ -126,6 +129,8 @@ const METHOD = [
   '- **answered**: on-topic scenarios answered with evidence (evidence non-empty, saying not the explicit decline).',
   '- **right passage**: an expected passage occurs in one of the top 3 evidence items (share of all on-topic scenarios).',
   '- **off-topic declined**: confidence < 0.35, no evidence, or the explicit decline.',
+  '- **set in another industry**: the on-topic scenarios marked `otherIndustry` (a user carrying the person\'s view',
+  '  into their own, non-software situation), measured against all off-topic scenarios.',
   '- **AUROC**: how well `confidence` separates on-topic (positive) from off-topic (negative) scenarios',
   '  (Mann–Whitney, ties ½), pooled over the people of a row.',
 ];
@@ -180,7 +185,7 @@ export function renderReport(modes: readonly ModeResult[], meta: ReportMeta): st
     out.push(
       '## Scenario suite',
       '',
-      ...scenarioTable(byFormat(scenarios)),
+      ...scenarioTable([...byFormat(scenarios), ['set in another industry (with all off-topic)', scenarios.filter((o) => o.otherIndustry || !o.onTopic)]]),
       '',
       '### Per person (all formats)',
       '',

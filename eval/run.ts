@@ -17,6 +17,7 @@ import { planHeldOut, scoreHeldOut, type HeldOutPlan } from './heldout.ts';
 import { interviewsDir, readInterviews, REPO_ROOT as ROOT, shownPath as shown } from './interviews.ts';
 import { renderReport, type ModeResult } from './report.ts';
 import { sectionOf, withSection } from './panels/report.ts';
+import { CORPUS_SECTION, evaluateCorpus } from './corpus.ts';
 import { isDecline, loadScenarios, type Suite } from './scenarios.ts';
 
 const DEFAULT_SCENARIOS = path.resolve(ROOT, 'eval/scenarios');
@@ -25,7 +26,7 @@ const DEFAULT_MODE = 'default';
 
 const USAGE = `usage: npm run eval -- [dir] [--limit N] [--per N] [--formats vtt,docx,pdf] [--out FILE] [--seed N]
   [--model mind-reasoner-standard|mind-reasoner-pro] [--scenarios DIR] [--no-heldout] [--no-scenarios]
-  [--retrieval MODE[,MODE…]]`;
+  [--retrieval MODE[,MODE…]] [--no-corpus]`;
 
 function options(argv: string[]) {
   const { values, positionals } = parseArgs({
@@ -41,6 +42,7 @@ function options(argv: string[]) {
       scenarios: { type: 'string', default: DEFAULT_SCENARIOS },
       'no-scenarios': { type: 'boolean', default: false },
       'no-heldout': { type: 'boolean', default: false },
+      'no-corpus': { type: 'boolean', default: false },
       retrieval: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -66,6 +68,7 @@ function options(argv: string[]) {
     scenarioDir: path.resolve(ROOT, values.scenarios),
     heldOut: !values['no-heldout'],
     scenarios: !values['no-scenarios'],
+    corpus: !values['no-corpus'],
     modes: modes.length ? modes : [DEFAULT_MODE],
   };
 }
@@ -144,8 +147,13 @@ async function main(): Promise<void> {
     skippedScenarioFiles: skipped,
   });
   // The panels section (`npm run eval:panels`) is another evaluation's: carried over as it stands.
-  const panels = fs.existsSync(opts.out) ? sectionOf(fs.readFileSync(opts.out, 'utf8')) : '';
-  fs.writeFileSync(opts.out, panels ? withSection(report, panels) : report);
+  const before = fs.existsSync(opts.out) ? fs.readFileSync(opts.out, 'utf8') : '';
+  const panels = sectionOf(before);
+  // The leave-people-out run on the corpus (eval/corpus.ts): run now, or carried over with --no-corpus.
+  const corpus = opts.corpus ? (await evaluateCorpus()).section : sectionOf(before, CORPUS_SECTION);
+  let text = corpus ? withSection(report, corpus, CORPUS_SECTION) : report;
+  if (panels) text = withSection(text, panels);
+  fs.writeFileSync(opts.out, text);
   console.log(report);
   console.error(`Run time: ${seconds.toFixed(0)} s; report written to ${shown(opts.out)}`);
 }

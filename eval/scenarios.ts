@@ -10,7 +10,7 @@ import { containsPhrase, normalise } from './metrics.ts';
 import { shownPath, type Interview } from './interviews.ts';
 
 const Scenario = z.object({ id: z.string().min(1), scenario: z.string().min(1) });
-const OnTopic = Scenario.extend({ passages: z.array(z.string().min(1)).min(1) });
+const OnTopic = Scenario.extend({ passages: z.array(z.string().min(1)).min(1), otherIndustry: z.boolean().optional() });
 const SuiteFile = z.object({
   file: z.string().endsWith('.md'),
   person: z.string().min(1),
@@ -108,6 +108,8 @@ export interface ScenarioOutcome {
   person: string;
   format: string;
   onTopic: boolean;
+  /** An on-topic scenario set in another industry than the person's (eval/scenarios/README.md). */
+  otherIndustry: boolean;
   confidence: number;
   /** An answer with evidence that is not the explicit decline. */
   answered: boolean;
@@ -121,7 +123,7 @@ export interface ScenarioOutcome {
 
 export const isDecline = (saying: string): boolean => saying.trim() === UNKNOWN_SAYING;
 
-export function judge(suite: Suite, scenario: { id: string; passages?: string[] }, format: string, reply: Reply): ScenarioOutcome {
+export function judge(suite: Suite, scenario: { id: string; passages?: string[]; otherIndustry?: boolean | undefined }, format: string, reply: Reply): ScenarioOutcome {
   const explicit = isDecline(reply.saying);
   const top = reply.evidence.slice(0, TOP_EVIDENCE);
   const passages = scenario.passages ?? [];
@@ -131,6 +133,7 @@ export function judge(suite: Suite, scenario: { id: string; passages?: string[] 
     person: suite.person,
     format,
     onTopic: passages.length > 0,
+    otherIndustry: scenario.otherIndustry === true,
     confidence: reply.confidence,
     answered: reply.evidence.length > 0 && !explicit,
     rightPassage: passages.some((p) => top.some((e) => containsPhrase(e.text, p))),

@@ -160,23 +160,23 @@ function reading(r: PanelReport): string[] {
 }
 
 /** Replaces the section in the file (or appends it): everything from its heading to the next `## ` heading. */
-export function writeSection(file: string, section: string): void {
+export function writeSection(file: string, section: string, heading = SECTION): void {
   const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-  fs.writeFileSync(file, withSection(text, section));
+  fs.writeFileSync(file, withSection(text, section, heading));
 }
 
-export function withSection(text: string, section: string): string {
-  const at = text.indexOf(`\n${SECTION}\n`);
+export function withSection(text: string, section: string, heading = SECTION): string {
+  const at = text.indexOf(`\n${heading}\n`);
   const body = section.endsWith('\n') ? section : `${section}\n`;
   if (at < 0) return `${text.replace(/\n*$/, '\n\n')}${body}`;
-  const next = text.indexOf('\n## ', at + SECTION.length + 2);
+  const next = text.indexOf('\n## ', at + heading.length + 2);
   return `${text.slice(0, at + 1)}${body}${next >= 0 ? `\n${text.slice(next + 1)}` : ''}`;
 }
 
 /** The section as it stands in a report, to carry over when another eval rewrites the file (or ''). */
-export function sectionOf(text: string): string {
-  const at = text.indexOf(`\n${SECTION}\n`);
+export function sectionOf(text: string, heading = SECTION): string {
+  const at = text.indexOf(`\n${heading}\n`);
   if (at < 0) return '';
-  const next = text.indexOf('\n## ', at + SECTION.length + 2);
+  const next = text.indexOf('\n## ', at + heading.length + 2);
   return text.slice(at + 1, next >= 0 ? next + 1 : undefined);
 }
