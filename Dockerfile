@@ -1,5 +1,5 @@
 # The service image: one image for API nodes (`npm start`, RUN_WORKER=false) and workers (`npm run worker`).
-# Not built in CI (no Docker engine there); see README "Running at scale". Node.js 24, the supported runtime.
+# Not built in CI (no Docker engine there); see docs/OPERATIONS.md "Running at scale". Node.js 24, the supported runtime.
 FROM node:24-bookworm-slim AS deps
 # npm runs node-gyp for better-sqlite3: a no-op when the Node-API binary inside its package fits the
 # platform (linux x64/arm64, glibc or musl), a source build otherwise; either way it needs these.

@@ -7,7 +7,7 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
-/** Every setting of the service, read once from the environment and validated. Documented in README.md. */
+/** Every setting of the service, read once from the environment and validated. Documented in docs/OPERATIONS.md ("Configuration"). */
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),

@@ -1,6 +1,6 @@
 /**
- * The local-LLM recipe (compose.yaml's `llm` profile with compose.llm.env; README "Using a local
- * model"), as far as it can be run here: no Docker engine and no model weights. The compose file is
+ * The local-LLM recipe (compose.yaml's `llm` profile with compose.llm.env; docs/OPERATIONS.md "Using a
+ * local model"), as far as it can be run here: no Docker engine and no model weights. The compose file is
  * read for its wiring, and the service is started with exactly the env file's settings, Ollama's
  * address swapped for a local server that speaks the same OpenAI chat-completions protocol.
  */

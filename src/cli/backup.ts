@@ -1,7 +1,7 @@
 /**
  * Backup and restore of the embedded defaults (`admin backup` / `admin restore`): one gzipped tar
  * holding a consistent copy of the SQLite database (SQLite's online backup API) and the blobs
- * its artifacts name. Documented in README.md ("Backup and restore").
+ * its artifacts name. Documented in docs/OPERATIONS.md ("Backup and restore").
  */
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from '../store/db/kysely.ts';
@@ -34,7 +34,7 @@ function embeddedOnly(config: Config, what: string): void {
   if (config.store.databaseUrl || config.store.s3) {
     throw new BackupError(
       `${what} covers the embedded defaults (SQLite and DATA_DIR/blobs). With DATABASE_URL or BLOB_STORE=s3, ` +
-        'back up PostgreSQL with pg_dump and the bucket with versioning or `aws s3 sync` (README.md, "Backup and restore").',
+        'back up PostgreSQL with pg_dump and the bucket with versioning or `aws s3 sync` (docs/OPERATIONS.md, "Backup and restore").',
     );
   }
 }
