@@ -112,7 +112,8 @@ test('the ceiling re-ranker finds the signal that marks the right candidate, and
 test('npm run eval: held-out answers with baselines and discrimination, the scenario suite, all three formats', async () => {
   const dir = fixtures();
   const out = path.join(dir, 'EVAL.md');
-  const args = ['--conditions=mindsim-source', 'eval/run.ts', dir, '--limit', '2', '--per', '3', '--scenarios', path.join(dir, 'scenarios'), '--out', out];
+  // --no-corpus: the leave-people-out run on ../shared/data/corpus is eval/corpus.ts's, not this fixture's.
+  const args = ['--conditions=mindsim-source', 'eval/run.ts', dir, '--limit', '2', '--per', '3', '--scenarios', path.join(dir, 'scenarios'), '--out', out, '--no-corpus'];
   await run(process.execPath, args, { cwd: ROOT, timeout: 120_000 });
   const report = fs.readFileSync(out, 'utf8');
   assert.match(report, /Transcripts: 2 from/);
@@ -140,7 +141,7 @@ test('npm run eval: held-out answers with baselines and discrimination, the scen
 test('npm run eval: a scenario passage that is not in the transcript fails the run', async () => {
   const dir = fixtures();
   fs.writeFileSync(path.join(dir, 'scenarios', 'show-2.json'), scenarios('show-2.md', 'Ode Other', 's2', 'I never said this sentence at all'));
-  const args = ['--conditions=mindsim-source', 'eval/run.ts', dir, '--no-heldout', '--scenarios', path.join(dir, 'scenarios'), '--out', path.join(dir, 'EVAL.md')];
+  const args = ['--conditions=mindsim-source', 'eval/run.ts', dir, '--no-heldout', '--scenarios', path.join(dir, 'scenarios'), '--out', path.join(dir, 'EVAL.md'), '--no-corpus'];
   await assert.rejects(run(process.execPath, args, { cwd: ROOT, timeout: 60_000 }), (err: { code?: number; stderr?: string }) => {
     assert.equal(err.code, 1);
     assert.match(err.stderr ?? '', /show-2\.json: s2-01: passage "I never said this sentence at all" is not in any turn of Ode Other in show-2\.md/);
