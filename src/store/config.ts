@@ -4,7 +4,7 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
-/** Where state and files live: the embedded defaults, or PostgreSQL and S3 for scale-out. Documented in README.md. */
+/** Where state and files live: the embedded defaults, or PostgreSQL and S3 for scale-out. Documented in docs/OPERATIONS.md. */
 const StoreSchema = z.object({
   DATABASE_URL: z
     .string()
@@ -34,7 +34,7 @@ export interface S3Settings {
   forcePathStyle: boolean;
   /**
    * Signed URLs are presigned S3 PUTs straight to the bucket (opt-in) instead of the service's own
-   * one-time upload URL streaming to the bucket; README.md says what each guarantees.
+   * one-time upload URL streaming to the bucket; docs/OPERATIONS.md says what each guarantees.
    */
   directUploads?: boolean;
 }

@@ -2,7 +2,7 @@
  * The signed-URL upload contract, table-driven: the same checks on the embedded defaults and on
  * PostgreSQL + S3 (s3rver) in its default configuration, where signed URLs are the service's own
  * upload URLs streaming to the bucket. Then what the opt-in direct-to-bucket mode
- * (S3_DIRECT_UPLOADS=true) guarantees, as README.md states it.
+ * (S3_DIRECT_UPLOADS=true) guarantees, as docs/OPERATIONS.md states it.
  */
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import assert from 'node:assert/strict';
