@@ -61,7 +61,7 @@ export async function evaluateCorpus(log: (line: string) => void = console.error
   // Ranking, confidence and calibration: each test person's questions, and the off-topic bank spread over them.
   const offFor = new Map<number, string[]>();
   bank.forEach((b, i) => offFor.set(i % people.length, [...(offFor.get(i % people.length) ?? []), b.scenario]));
-  const queries = people.flatMap((p, i) => queryExamples(p, mindOf(p, cache, USE_LITE.id), cache, offFor.get(i) ?? []));
+  const queries = people.flatMap((p, i) => queryExamples(p, mindOf(p, cache, USE_LITE.id), cache, offFor.get(i) ?? [], params.adapter));
   const ranking = rankingScores(queries, params);
   // What these features allow at most (a ceiling, never what is reported as the engine): the ranking
   // fitted on the test queries themselves; and the encoder's cosine with the ask alone.

@@ -84,6 +84,8 @@ export class EmbeddingCache {
   }
 
   async close(): Promise<void> {
-    await this.pool?.destroy();
+    const pool = this.pool;
+    this.pool = null;
+    await pool?.destroy();
   }
 }

@@ -37,13 +37,13 @@ export function queryVectors(cache: EmbeddingCache, ask: string, context: string
 }
 
 /** The on-topic queries of a person (their pairs) and the given off-topic scenarios, with features and labels. */
-export function queryExamples(person: Person, mind: MindMemory, cache: EmbeddingCache, offTopic: readonly string[]): QueryExample[] {
+export function queryExamples(person: Person, mind: MindMemory, cache: EmbeddingCache, offTopic: readonly string[], adapter: readonly number[] = []): QueryExample[] {
   const passages = mind.passages;
   if (!passages) throw new Error(`no passages for ${person.person}`);
   const out: QueryExample[] = [];
   person.examples.forEach((e, k) => {
     const q = readQuery(e.question);
-    const features = passageFeatures(mind, passages, q, queryVectors(cache, q.ask, q.context));
+    const features = passageFeatures(mind, passages, q, queryVectors(cache, q.ask, q.context), adapter);
     const labels = new Uint8Array(passages.size);
     for (let p = 0; p < passages.size; p++) {
       const seq = mind.memories[passages.first[p] as number]?.seq ?? -1;
@@ -53,7 +53,7 @@ export function queryExamples(person: Person, mind: MindMemory, cache: Embedding
   });
   for (const s of offTopic) {
     const q = readQuery(s);
-    out.push({ person: person.person, example: null, features: passageFeatures(mind, passages, q, queryVectors(cache, q.ask, q.context)), labels: new Uint8Array(passages.size) });
+    out.push({ person: person.person, example: null, features: passageFeatures(mind, passages, q, queryVectors(cache, q.ask, q.context), adapter), labels: new Uint8Array(passages.size) });
   }
   return out;
 }

@@ -144,3 +144,45 @@ export async function fitLogistic(xs: readonly number[][], ys: readonly number[]
   optimizer.dispose();
   return model;
 }
+
+/** One training question for the adapter: its ask vector, a right passage's and other passages' vectors of the same person. */
+export interface AdapterQuery {
+  ask: Float32Array;
+  right: Float32Array;
+  others: Float32Array[];
+}
+
+/**
+ * The adapter: one weight per dimension of the encoder, so that Σ a[d]·ask[d]·passage[d] scores the
+ * person's answer to a question above their other passages (softmax over the right passage and the
+ * sampled others; weights start at 1, the plain cosine, and L2 pulls them towards it). `temperature`
+ * scales the scores into the softmax's range (cosines here span ~0.1–0.6).
+ */
+export async function fitAdapter(queries: readonly AdapterQuery[], dimensions: number, opts: FitOptions & { temperature: number }): Promise<number[]> {
+  await wasmBackend();
+  const width = 1 + Math.min(...queries.map((q) => q.others.length));
+  const n = queries.length;
+  const x = new Float32Array(n * width * dimensions);
+  queries.forEach((q, i) => {
+    [q.right, ...q.others.slice(0, width - 1)].forEach((p, j) => {
+      for (let d = 0; d < dimensions; d++) x[(i * width + j) * dimensions + d] = (q.ask[d] as number) * (p[d] as number);
+    });
+  });
+  const X = tf.tensor2d(x, [n * width, dimensions]);
+  const target = tf.tensor2d(Float32Array.from({ length: n * width }, (_, k) => (k % width === 0 ? 1 : 0)), [n, width]);
+  const a = tf.variable(tf.ones([dimensions, 1]));
+  const optimizer = tf.train.adam(opts.learningRate);
+  for (let epoch = 1; epoch <= opts.epochs; epoch++) {
+    const grad = tf.tidy(() => {
+      const s = tf.mul(tf.reshape(tf.matMul(X, a), [n, width]), opts.temperature);
+      const ds = tf.mul(tf.div(tf.sub(tf.softmax(s), target), n), opts.temperature);
+      return tf.add(tf.matMul(X, tf.reshape(ds, [n * width, 1]), true, false), tf.mul(2 * opts.l2, tf.sub(a, 1)));
+    });
+    optimizer.applyGradients([{ name: a.name, tensor: grad }]);
+    grad.dispose();
+  }
+  const weights = Array.from((await a.data()) as Float32Array);
+  tf.dispose([X, target, a]);
+  optimizer.dispose();
+  return weights;
+}

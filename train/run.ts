@@ -5,6 +5,8 @@
  *
  * 1. The dataset (train/dataset.ts): person-episodes, one per person, split by person (seeded).
  * 2. Their passages, questions and the off-topic scenarios embedded (cached under node_modules/.cache).
+ * 2b. An adapter over the encoder (a weight per dimension of the ask–passage similarity) fitted on train
+ *    people's questions against their other passages.
  * 3. The ranking fitted on train people for each L2 strength, checkpointed every 50 epochs; the
  *    strength and epoch with the best right-answer@3 on validation people are kept (ties: fewer epochs).
  * 4. On validation people: P(on-topic), their questions against off-topic scenarios from
@@ -26,7 +28,8 @@ import { buildDataset, QUOTAS, textsOf, type Person } from './dataset.ts';
 import { cachedDataset } from './cached-dataset.ts';
 import { EmbeddingCache } from './embedding-cache.ts';
 import { mindOf, queryExamples, type QueryExample } from './examples.ts';
-import { fitLogistic, fitRanking, type Linear } from './fit.ts';
+import { fitAdapter, fitLogistic, fitRanking, type AdapterQuery, type Linear } from './fit.ts';
+import { readQuery } from '../src/memory/search/query.ts';
 import { auroc, confidenceRows, confidencesOf, rankingScores, reliability } from './measure.ts';
 import { readOffTopic, TRAIN_OFFTOPIC } from './offtopic-bank.ts';
 
@@ -41,6 +44,26 @@ const CHECKPOINT_EVERY = 50;
 const LEARNING_RATE = 0.05;
 const CONFIDENCE_L2 = 1e-3;
 const CONFIDENCE_EPOCHS = 400;
+/**
+ * The adapter's fit: 31 other passages of the person per question, 300 epochs, scores ×10 in the
+ * softmax. Measured on validation people (passages, not answers): right passage@3 by the plain
+ * cosine 34.9%, by the adapted similarity 39.8% after 100 epochs, 40.5% after 300.
+ */
+const ADAPTER = { l2: 2e-3, epochs: 300, learningRate: 0.01, temperature: 10, others: 31 };
+
+/** Each train question with a right passage: its ask's vector, that passage's, and ADAPTER.others other passages of the person. */
+function adapterQueries(people: readonly Person[], cache: EmbeddingCache, asks: ReadonlyMap<string, string>, random: () => number): AdapterQuery[] {
+  return people.flatMap((p) => {
+    const vectors = p.passages.map((t) => cache.get(t));
+    return p.examples.flatMap((e) => {
+      const right = p.spans.map((s, i) => (s.first >= e.first && s.first <= e.last ? i : -1)).filter((i) => i >= 0);
+      const others = p.spans.map((_, i) => i).filter((i) => !right.includes(i));
+      if (right.length === 0 || others.length === 0) return [];
+      const ask = cache.get(asks.get(e.question) ?? e.ask);
+      return [{ ask, right: vectors[right[0] as number] as Float32Array, others: Array.from({ length: ADAPTER.others }, () => vectors[others[Math.floor(random() * others.length)] as number] as Float32Array) }];
+    });
+  });
+}
 
 const round = (n: number, d = 4) => Math.round(n * 10 ** d) / 10 ** d;
 
@@ -71,10 +94,19 @@ export async function train(opts: TrainOptions): Promise<RankingParams> {
   const trainPeople = split('train');
   const validationPeople = split('validation');
   log(`people: ${trainPeople.length} train, ${validationPeople.length} validation (test people are not read)`);
+  // 2b. The adapter over the encoder, fitted on train people's questions and their answers' passages.
+  // The asks as this process reads them (wink-nlp can split a text differently the first time it reads it), embedded if new.
+  const asks = new Map(trainPeople.flatMap((p) => p.examples.map((e) => [e.question, readQuery(e.question).ask] as const)));
+  try {
+    await cache.ensure([...asks.values(), ...textsOf([...trainPeople, ...validationPeople], bank)]);
+  } finally {
+    await cache.close();
+  }
+  const adapter = (await fitAdapter(adapterQueries(trainPeople, cache, asks, random), USE_LITE.dimensions, ADAPTER)).map((w) => round(w, 5));
   const examplesOf = (ps: Person[], offTopic: number) =>
     ps.flatMap((p) => {
       const picks = Array.from({ length: offTopic }, () => bank[Math.floor(random() * bank.length)] as string);
-      return queryExamples(p, mindOf(p, cache, USE_LITE.id), cache, picks);
+      return queryExamples(p, mindOf(p, cache, USE_LITE.id), cache, picks, adapter);
     });
   const trainQueries = examplesOf(trainPeople, 0);
   const validation = examplesOf(validationPeople, OFFTOPIC_PER_PERSON);
@@ -138,6 +170,7 @@ export async function train(opts: TrainOptions): Promise<RankingParams> {
   log(`validation: ${JSON.stringify(validationScores)}`);
   const params: RankingParams = {
     encoder: USE_LITE.id,
+    adapter,
     features: [...FEATURES],
     ranking: { bias: round(chosen.model.bias, 6), weights: chosen.model.weights.map((w) => round(w, 6)) },
     confidenceFeatures: [...CONFIDENCE_FEATURES],

@@ -12,6 +12,8 @@ export const CONFIDENCE_FEATURES = ['topScore', 'margin', 'bestCosAsk', 'topCosC
 const Linear = z.object({ bias: z.number(), weights: z.array(z.number()) });
 export const RankingParams = z.object({
   encoder: z.string().min(1),
+  /** Per-dimension weights of the ask–passage similarity (search/features.ts `adaptedAsk`). */
+  adapter: z.array(z.number()),
   features: z.array(z.string()),
   ranking: Linear,
   confidenceFeatures: z.array(z.string()),

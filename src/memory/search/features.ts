@@ -1,7 +1,7 @@
 /**
  * What the learned ranking knows about each passage of a mind for one query: the encoder's cosine
  * with the ask and with the context, how far each is from the best passage's, the best and the mean
- * cosine with the ask within its answer, BM25 of the ask's and the context's words over its sentences (the person's own words only:
+ * cosine with the ask within its answer, the adapted similarity with the ask (below) and its gap to the best, BM25 of the ask's and the context's words over its sentences (the person's own words only:
  * the interviewer's question is never matched, since in the corpus the scenario *is* that question),
  * whether it opens its answer, and its length. The same code computes them for `npm run train` and
  * for the engine, so what was fitted is what runs.
@@ -19,6 +19,8 @@ export const FEATURES = [
   'gapContext',
   'answerCosAsk',
   'answerMeanCosAsk',
+  'adaptedAsk',
+  'adaptedGap',
   'bm25Ask',
   'bm25Context',
   'firstOfAnswer',
@@ -48,9 +50,17 @@ function bm25(mind: MindMemory, stems: readonly string[]): Float32Array {
   return out;
 }
 
-export function passageFeatures(mind: MindMemory, passages: PassageVectors, query: SearchQuery, vectors: QueryVectors): PassageFeatures {
+/**
+ * `adapter`: one weight per dimension of the encoder, fitted on training people's question → answer pairs
+ * (`npm run train`), so that Σ adapter[d]·ask[d]·passage[d] ranks a person's answer to a question above
+ * their other passages better than the plain cosine does; empty before it is fitted (the feature is then 0).
+ */
+export function passageFeatures(mind: MindMemory, passages: PassageVectors, query: SearchQuery, vectors: QueryVectors, adapter: readonly number[] = []): PassageFeatures {
   const n = passages.size;
   const cosAsk = passages.similarities(vectors.ask);
+  const adapted = adapter.length > 0 ? passages.similarities(Float32Array.from(vectors.ask, (x, d) => x * (adapter[d] ?? 0))) : new Float32Array(n);
+  let bestAdapted = -Infinity;
+  for (const v of adapted) bestAdapted = Math.max(bestAdapted, v);
   const cosContext = vectors.context ? passages.similarities(vectors.context) : null;
   const lexAsk = bm25(mind, query.askStems);
   const lexContext = bm25(mind, query.contextStems);
@@ -95,10 +105,12 @@ export function passageFeatures(mind: MindMemory, passages: PassageVectors, quer
     rows[row + 3] = cosContext ? cc - bestContext : 0;
     rows[row + 4] = answerBest.get(answer) ?? c;
     rows[row + 5] = mean.sum / mean.n;
-    rows[row + 6] = Math.min(1, la);
-    rows[row + 7] = Math.min(1, lc);
-    rows[row + 8] = mind.answerFirst[first] === first ? 1 : 0;
-    rows[row + 9] = Math.log1p(words);
+    rows[row + 6] = adapted[p] as number;
+    rows[row + 7] = (adapted[p] as number) - bestAdapted;
+    rows[row + 8] = Math.min(1, la);
+    rows[row + 9] = Math.min(1, lc);
+    rows[row + 10] = mind.answerFirst[first] === first ? 1 : 0;
+    rows[row + 11] = Math.log1p(words);
   }
   return { rows, answerOf, cosAsk, cosContext, centroidCosAsk: dot(vectors.ask, passages.centroid) };
 }

@@ -43,7 +43,7 @@ export function scorePassages(features: PassageFeatures, params: Pick<RankingPar
 }
 
 export function rankPassages(mind: MindMemory, passages: PassageVectors, query: SearchQuery, vectors: QueryVectors, params: RankingParams): Ranking {
-  const features = passageFeatures(mind, passages, query, vectors);
+  const features = passageFeatures(mind, passages, query, vectors, params.adapter);
   const scores = scorePassages(features, params);
   const ranked: RankedPassage[] = [];
   for (let p = 0; p < passages.size; p++) {
