@@ -6,6 +6,7 @@
  */
 import type { LikertScale, Question, QuestionType } from '../engines/questions.ts';
 import { likertPoints, type AnswerFigures } from './panel.ts';
+import { scalePointLabel } from '../engines/questions.ts';
 
 export interface OptionShare {
   option: string;
@@ -69,9 +70,8 @@ export function questionResult(q: Question, answers: readonly AnswerFigures[]): 
   if (q.type === 'single' || q.type === 'multiple') {
     distribution = (q.options ?? []).map((option) => ({ option, ...shareOf((a) => a.choices.includes(option)) }));
   } else if (q.type === 'likert' && q.scale) {
-    const labels = q.scale.labels;
-    const min = q.scale.min;
-    distribution = likertPoints(q.scale).map((value) => ({ option: labels?.[value - min] ?? String(value), value, ...shareOf((a) => a.value === value) }));
+    const scale = q.scale;
+    distribution = likertPoints(scale).map((value) => ({ option: scalePointLabel(scale, value) ?? String(value), value, ...shareOf((a) => a.value === value) }));
   }
   const values = q.type === 'likert' || q.type === 'number' ? answered.flatMap((a) => (a.value === null ? [] : [a.value])).sort((a, b) => a - b) : [];
   const mean = values.length ? round4(values.reduce((s, v) => s + v, 0) / values.length) : null;

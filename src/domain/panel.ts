@@ -154,8 +154,8 @@ export function normalizeQuestions(input: readonly QuestionInput[]): Question[] 
       if (!Number.isInteger(scale.min) || !Number.isInteger(scale.max)) throw questionError(i, 'scale', 'a likert scale runs between integers.');
       if (scale.max <= scale.min) throw questionError(i, 'scale', 'max must be greater than min.');
       if (scale.max - scale.min + 1 > MAX_LIKERT_POINTS) throw questionError(i, 'scale', `a likert scale has at most ${MAX_LIKERT_POINTS} points.`);
-      if (scale.labels !== undefined && scale.labels.length !== scale.max - scale.min + 1) {
-        throw questionError(i, 'scale.labels', `give one label per point (${scale.max - scale.min + 1}), or none.`);
+      if (scale.labels !== undefined && scale.labels.length !== scale.max - scale.min + 1 && scale.labels.length !== 2) {
+        throw questionError(i, 'scale.labels', `give one label per point (${scale.max - scale.min + 1}), two for its ends (the minimum's and the maximum's), or none.`);
       }
       out.scale = { min: scale.min, max: scale.max, ...(scale.labels ? { labels: scale.labels } : {}) };
     }

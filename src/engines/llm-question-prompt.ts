@@ -4,7 +4,10 @@
  * must answer `no_evidence` when the passages do not settle the question: that is an answer, not
  * a failure.
  */
-import type { Question } from './questions.ts';
+import { scalePointLabel, type Question } from './questions.ts';
+
+/** The points of a scale, min to max. */
+const likertValues = (s: { min: number; max: number }): number[] => Array.from({ length: s.max - s.min + 1 }, (_, i) => s.min + i);
 
 export function questionSystem(mindName: string): string {
   return (
@@ -23,7 +26,11 @@ function allowed(q: Question): string {
       return `Every option their words support, verbatim from: ${(q.options ?? []).map((o) => JSON.stringify(o)).join(', ')}; or ["no_evidence"] alone.`;
     case 'likert': {
       const s = q.scale ?? { min: 1, max: 5 };
-      const labels = s.labels?.length ? ` (${s.labels.map((l, i) => `${s.min + i} = ${l}`).join(', ')})` : '';
+      const named = likertValues(s).flatMap((v) => {
+        const label = scalePointLabel(s, v);
+        return label === undefined ? [] : [`${v} = ${label}`];
+      });
+      const labels = named.length ? ` (${named.join(', ')})` : '';
       return `An integer from ${s.min} to ${s.max}${labels} in value, noEvidence false; or value null and noEvidence true.`;
     }
     case 'number': {

@@ -10,11 +10,23 @@ import type { EngineContext, EvidenceItem } from './engine-context.ts';
 export const QUESTION_TYPES = ['open', 'single', 'multiple', 'likert', 'number'] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
-/** A likert scale: integer points from min to max, optionally labelled (labels[0] names min). */
+/**
+ * A likert scale: integer points from min to max, optionally labelled: one label per point (labels[0]
+ * names min), or two that name its ends only (the minimum's and the maximum's), as most survey tools take anchors.
+ */
 export interface LikertScale {
   min: number;
   max: number;
-  labels?: string[];
+  labels?: string[] | undefined;
+}
+
+/** The label of a point of a likert scale, if it has one (with end labels only, the ends have). */
+export function scalePointLabel(scale: LikertScale, value: number): string | undefined {
+  const labels = scale.labels;
+  if (!labels || labels.length === 0) return undefined;
+  if (labels.length === scale.max - scale.min + 1) return labels[value - scale.min];
+  if (labels.length === 2) return value === scale.min ? labels[0] : value === scale.max ? labels[1] : undefined;
+  return undefined;
 }
 
 /** A question as the engine gets it: `options` set for single/multiple, `scale` for likert (and optional bounds for number). */

@@ -206,6 +206,21 @@ describe('a panel chosen by tags, every question type', () => {
   });
 });
 
+describe('a likert scale labelled at its two ends only', () => {
+  it('is accepted, and its results name the minimum and the maximum, the points between by their numbers', async () => {
+    const created = await sdk.panels.create({
+      name: 'Endpoint anchors',
+      mindIds: [minds.enterprise],
+      questions: [{ id: 'remote', text: 'How much do you enjoy working from home?', type: 'likert', scale: { min: 1, max: 5, labels: ['not at all', 'completely'] } }],
+      selectedSimulationModel: STANDARD,
+    });
+    assert.equal(sdk.last?.status, 202);
+    const done = await sdk.panels.wait(created.panel.id, { intervalMs: 20, maxIntervalMs: 100, timeoutMs: 30_000 });
+    const options = byId(done, 'remote').distribution?.map((d) => d.option);
+    assert.deepEqual(options, ['not at all', '2', '3', '4', 'completely']);
+  });
+});
+
 describe('cancel mid-run', () => {
   it('stops the units not yet stored; the answers stored so far are kept, whole minds only', async () => {
     const many = await Promise.all(['Ann', 'Ben', 'Cleo', 'Dev'].map((n) => interviewMind(sdk, `${n} Okafor`, ['cancel-me'])));
@@ -257,6 +272,7 @@ describe('client mistakes get a clear error and change nothing', () => {
     ['the same option twice', { tags: ['enterprise'], questions: [{ text: 'Which?', type: 'single', options: ['Yes', 'yes'] }] }, 400, 'INVALID_QUESTION'],
     ['options on a likert question', { tags: ['enterprise'], questions: [{ text: 'How much?', type: 'likert', options: ['a', 'b'] }] }, 400, 'INVALID_QUESTION'],
     ['labels that do not fit the scale', { tags: ['enterprise'], questions: [{ text: 'How much?', type: 'likert', scale: { min: 1, max: 3, labels: ['low'] } }] }, 400, 'INVALID_QUESTION'],
+    ['three labels for five points (neither one per point nor its two ends)', { tags: ['enterprise'], questions: [{ text: 'How much?', type: 'likert', scale: { min: 1, max: 5, labels: ['low', 'mid', 'high'] } }] }, 400, 'INVALID_QUESTION'],
     ['a scale upside down', { tags: ['enterprise'], questions: [{ text: 'How much?', type: 'likert', scale: { min: 5, max: 1 } }] }, 400, 'INVALID_QUESTION'],
     ['two questions with one id', { tags: ['enterprise'], questions: [{ id: 'a', text: 'One?', type: 'open' }, { id: 'a', text: 'Two?', type: 'open' }] }, 400, 'INVALID_QUESTION'],
     ['an unknown model', { tags: ['enterprise'], questions: QUESTIONS.slice(0, 1), selectedSimulationModel: 'gpt-9' }, 400, 'UNKNOWN_MODEL'],

@@ -14,7 +14,7 @@ export const MAX_SELECTED_MINDS = 1000;
 const Scale = z.object({
   min: z.number().describe('likert: the lowest point (an integer); number: the smallest allowed value'),
   max: z.number().describe('likert: the highest point (an integer); number: the largest allowed value'),
-  labels: z.array(z.string().min(1).max(100)).max(MAX_LIKERT_POINTS).optional().describe('likert only: one label per point, lowest first'),
+  labels: z.array(z.string().min(1).max(100)).max(MAX_LIKERT_POINTS).optional().describe('likert only: one label per point, lowest first; or two, the minimum\'s and the maximum\'s'),
 });
 
 export const PanelQuestionInput = z.object({

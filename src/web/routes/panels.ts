@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AuthContext } from '../../domain/accounts.ts';
 import { isFinalPanel } from '../../domain/panel.ts';
 import type { PanelView } from '../../domain/panels.ts';
-import { ANSWER_STATUSES } from '../../engines/questions.ts';
+import { ANSWER_STATUSES, scalePointLabel } from '../../engines/questions.ts';
 import { DomainError, notFound } from '../../kernel/errors.ts';
 import type { Services } from '../../http/services.ts';
 import { STATUS } from '../../http/plugins/errors.ts';
@@ -57,7 +57,7 @@ function filterWords(p: PanelView, q: z.infer<typeof AnswersQuery>): string[] {
   const words: string[] = [];
   if (q.option !== undefined) words.push(`chose “${q.option}”`);
   if (q.value !== undefined) {
-    const label = question?.type === 'likert' && question.scale?.labels ? question.scale.labels[q.value - question.scale.min] : undefined;
+    const label = question?.type === 'likert' && question.scale ? scalePointLabel(question.scale, q.value) : undefined;
     words.push(`answered ${num(q.value)}${label ? ` (${label})` : ''}`);
   }
   if (q.status === 'no_evidence') words.push('had no evidence to answer from');
@@ -164,8 +164,8 @@ export function panelPages(s: Services) {
         older: page * ANSWERS_PAGE < count ? link(page + 1) : null,
         labelOf: (questionId: string, value: number | null) => {
           const qn = panel.questions.find((x) => x.id === questionId);
-          if (value === null || qn?.type !== 'likert' || !qn.scale?.labels) return null;
-          return qn.scale.labels[value - qn.scale.min] ?? null;
+          if (value === null || qn?.type !== 'likert' || !qn.scale) return null;
+          return scalePointLabel(qn.scale, value) ?? null;
         },
         num,
       });
