@@ -2182,7 +2182,7 @@ export interface paths {
                                 min: number;
                                 /** @description likert: the highest point (an integer); number: the largest allowed value */
                                 max: number;
-                                /** @description likert only: one label per point, lowest first */
+                                /** @description likert only: one label per point, lowest first; or two, the minimum's and the maximum's */
                                 labels?: string[];
                             };
                         }[];
