@@ -45,9 +45,9 @@ async function interview(words: number): Promise<{ words: number; passages: numb
     const result = await pool.analyse({ bytes: bytes(), mindName: 'Sam Okafor', speaker: null });
     const t1 = performance.now();
     if (!result.ok) throw new Error(result.message);
-    await pool.embed(result.passages.map((p) => p.text));
+    await pool.embed(result.passages.texts);
     const t2 = performance.now();
-    return { words: turns.reduce((n, t) => n + t.text.split(' ').length, 0), passages: result.passages.length, analyseMs: t1 - t0, embedMs: t2 - t1 };
+    return { words: turns.reduce((n, t) => n + t.text.split(' ').length, 0), passages: result.passages.spans.length, analyseMs: t1 - t0, embedMs: t2 - t1 };
   } finally {
     await pool.close();
   }

@@ -22,13 +22,14 @@ import { cachedDataset } from '../train/cached-dataset.ts';
 import type { Person } from '../train/dataset.ts';
 import { EmbeddingCache } from '../train/embedding-cache.ts';
 import { mindOf, queryExamples, queryVectors } from '../train/examples.ts';
-import { auroc, confidenceRows, confidencesOf, rankingOf, rankingScores, reliability, rightAt } from '../train/measure.ts';
+import { confidenceRows, confidencesOf, rankingOf, rankingScores, reliability, rightAt } from '../train/measure.ts';
 import { fitRanking } from '../train/fit.ts';
 import { FEATURE_COUNT, FEATURES } from '../src/memory/search/features.ts';
 import { EVAL_OFFTOPIC, readOffTopic } from '../train/offtopic-bank.ts';
 import { typicalAnswer } from './baselines.ts';
 import { REPO_ROOT } from './interviews.ts';
-import { contentF1, discrimination, mean } from './metrics.ts';
+import { auroc, contentF1, discrimination, mean } from './metrics.ts';
+import { f3, pct } from './report-tables.ts';
 import { writeSection } from './panels/report.ts';
 
 export const CORPUS_SECTION = '## Leave-people-out on the corpus';
@@ -36,8 +37,6 @@ export const CORPUS_SECTION = '## Leave-people-out on the corpus';
 const HELD_OUT_PER_PERSON = 4;
 const MIN_KEPT_WORDS = 25;
 
-const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-const f3 = (x: number) => x.toFixed(3);
 
 export interface CorpusResult {
   section: string;
@@ -119,8 +118,8 @@ export async function evaluateCorpus(log: (line: string) => void = console.error
   const lines = [
     CORPUS_SECTION,
     '',
-    `\`npm run eval:corpus\` (eval/corpus.ts), ${new Date().toISOString().slice(0, 10)}, ${seconds.toFixed(0)} s. **Data each number saw:** the ranking was`,
-    `fitted on ${(params.provenance as { people: { train: number } }).people.train} train people and the confidence and decline threshold on`,
+    `\`npm run eval:corpus\` (eval/corpus.ts), ${new Date().toISOString().slice(0, 10)}, ${seconds.toFixed(0)} s. **Data each number saw:** the ranking and the adapter over`,
+    `the encoder were fitted on ${(params.provenance as { people: { train: number } }).people.train} train people and the confidence and decline threshold on`,
     `${(params.provenance as { people: { validation: number } }).people.validation} validation people (with train/offtopic.json); the numbers`,
     `here are on **${people.length} test people used for neither** (split by person, seed ${provenance.seed}: src/memory/params/ranking.json),`,
     `one episode each, and on the ${bank.length} hand-written off-topic scenarios of eval/offtopic/eval.json, never used by training.`,

@@ -26,7 +26,7 @@ import { GroundedEngine } from './engines/grounded.ts';
 import { UseLiteEncoder } from './memory/encoder/use-lite.ts';
 import { rankingParams } from './memory/params/params.ts';
 import { Searcher } from './memory/search/searcher.ts';
-import { quantise } from './memory/vector-math.ts';
+import { embedForStorage } from './memory/build/passages.ts';
 import { LlmEngine } from './engines/llm.ts';
 import type { LlmClient } from './engines/llm-model.ts';
 import { reflector } from './engines/llm-reflections.ts';
@@ -99,10 +99,7 @@ export async function compose(
   const accounts = new AccountService(store.repos, rt, config.apiKeyCacheMs);
   const minds = new MindService(store, blobs, rt);
   // Snapshots processed before passage vectors were stored get theirs on first use (in this process, once).
-  const memories = new MindMemories(store, config.retrievalMode, searcher.encoderId, async (texts) => {
-    const encoder = await searcher.encoderNow();
-    return { encoder: encoder.id, vectors: quantise(await encoder.embed(texts), encoder.dimensions) };
-  });
+  const memories = new MindMemories(store, config.retrievalMode, searcher.encoderId, async (texts) => embedForStorage(await searcher.encoderNow(), texts));
   minds.onDeleted(({ snapshotIds }) => memories.forget(snapshotIds));
   // Built before `services`: settleDirectUpload reaches the upload service through it, once both exist.
   const snapshots: SnapshotService = new SnapshotService(store, blobs, minds, rt, {

@@ -4,13 +4,12 @@
  */
 import type { Utterance } from '../src/ingest/transcript.ts';
 import { buildMemoryBank } from '../src/memory/build.ts';
-import { passageSpans, passageText } from '../src/memory/build/passages.ts';
+import { embedForStorage, passagesOf } from '../src/memory/build/passages.ts';
 import { UseLiteEncoder } from '../src/memory/encoder/use-lite.ts';
 import { MindMemory } from '../src/memory/mind-memory.ts';
 import { rankingParams } from '../src/memory/params/params.ts';
 import { Searcher } from '../src/memory/search/searcher.ts';
 import type { StoredMemory } from '../src/memory/types.ts';
-import { quantise } from '../src/memory/vector-math.ts';
 import type { Turn } from './fixtures.ts';
 
 let encoder: Promise<UseLiteEncoder> | null = null;
@@ -24,9 +23,7 @@ export async function embeddedMind(turns: readonly (Turn | Utterance)[], mindNam
   const utterances = turns.map((t) => ({ speaker: t.speaker ?? null, text: t.text }));
   const bank = buildMemoryBank({ utterances, mindName });
   const memories: StoredMemory[] = bank.memories.map((m) => ({ ...m, snapshotId }));
-  const spans = passageSpans(bank.memories);
-  const bySeq = new Map(bank.memories.map((m) => [m.seq, m]));
-  const model = await testEncoder();
-  const vectors = quantise(await model.embed(spans.map((s) => passageText(bySeq, s))), model.dimensions);
-  return MindMemory.build(`${mindName}:${snapshotId}`, memories, 'hybrid', [{ snapshotId, encoder: model.id, spans, vectors }], model.id);
+  const { spans, texts } = passagesOf(bank.memories);
+  const { encoder, vectors } = await embedForStorage(await testEncoder(), texts);
+  return MindMemory.build(`${mindName}:${snapshotId}`, memories, 'hybrid', [{ snapshotId, encoder, spans, vectors }], encoder);
 }

@@ -3,7 +3,7 @@
  * per person, until each split has its quota; with every text the encoder must embed for them.
  */
 import { seededRandom } from '../src/memory/seeded-random.ts';
-import { passageSpans, passageText, type PassageSpan } from '../src/memory/build/passages.ts';
+import { passagesOf, type PassageSpan } from '../src/memory/build/passages.ts';
 import { splitScenario } from '../src/memory/scenario.ts';
 import { readQuery } from '../src/memory/search/query.ts';
 import { CORPUS_DIR, corpusFiles, personEpisodes, type PersonEpisode, type QaExample, type Split } from './corpus.ts';
@@ -46,12 +46,11 @@ export function buildDataset(seed: number, quotas: Record<Split, number> = QUOTA
       if (pairs.length < MIN_PAIRS) continue;
       taken.add(key);
       count[pe.split]++;
-      const spans = passageSpans(pe.memories);
-      const bySeq = new Map(pe.memories.map((m) => [m.seq, m]));
+      const { spans, texts } = passagesOf(pe.memories);
       people.push({
         ...pe,
         spans,
-        passages: spans.map((s) => passageText(bySeq, s)),
+        passages: texts,
         examples: pairs.map((p) => ({ ...p, ...splitScenario(p.question) })),
       });
     }

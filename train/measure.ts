@@ -1,22 +1,15 @@
 /** Ranking and calibration measures shared by `npm run train` (validation) and `npm run eval` (test). */
 import { confidenceFeatures, probability } from '../src/memory/answer/confidence.ts';
 import type { RankingParams } from '../src/memory/params/params.ts';
-import { scorePassages, type Ranking, type RankedPassage } from '../src/memory/search/rank.ts';
+import { rankFeatures, type Ranking } from '../src/memory/search/rank.ts';
 import type { QueryExample } from './examples.ts';
 
-/** A query's ranking as the engine makes it, from precomputed features. */
-export function rankingOf(q: QueryExample, params: Pick<RankingParams, 'ranking'>): Ranking {
-  const scores = scorePassages(q.features, params);
-  const ranked: RankedPassage[] = Array.from(scores, (score, passage) => ({ passage, first: 0, last: 0, answer: q.features.answerOf[passage] as number, score }));
-  ranked.sort((a, b) => b.score - a.score || a.passage - b.passage);
-  const seen = new Set<number>();
-  const answers = ranked.filter((r) => !seen.has(r.answer) && (seen.add(r.answer), true));
-  return { passages: ranked, answers, features: q.features };
-}
+/** A query's ranking as the engine makes it (search/rank.ts), from its precomputed features. */
+export const rankingOf = (q: QueryExample, params: Pick<RankingParams, 'ranking'>): Ranking => rankFeatures(q.features, params);
 
 /** Whether the right answer is among the first k answers of the ranking. */
 export function rightAt(q: QueryExample, ranking: Ranking, k: number): boolean {
-  return ranking.answers.slice(0, k).some((a) => q.labels[a.passage] === 1 || sameAnswerRight(q, a.answer));
+  return ranking.answers.slice(0, k).some((a) => sameAnswerRight(q, a.answer));
 }
 
 const sameAnswerRight = (q: QueryExample, answer: number): boolean => {
@@ -38,12 +31,6 @@ export function confidenceRows(queries: readonly QueryExample[], params: Pick<Ra
   });
 }
 
-export function auroc(pos: readonly number[], neg: readonly number[]): number {
-  if (pos.length === 0 || neg.length === 0) return NaN;
-  let wins = 0;
-  for (const p of pos) for (const n of neg) wins += p > n ? 1 : p === n ? 0.5 : 0;
-  return wins / (pos.length * neg.length);
-}
 
 export interface ReliabilityBin {
   from: number;

@@ -30,7 +30,8 @@ import { EmbeddingCache } from './embedding-cache.ts';
 import { mindOf, queryExamples, type QueryExample } from './examples.ts';
 import { fitAdapter, fitLogistic, fitRanking, type AdapterQuery, type Linear } from './fit.ts';
 import { readQuery } from '../src/memory/search/query.ts';
-import { auroc, confidenceRows, confidencesOf, rankingScores, reliability } from './measure.ts';
+import { auroc } from '../eval/metrics.ts';
+import { confidenceRows, confidencesOf, rankingScores, reliability } from './measure.ts';
 import { readOffTopic, TRAIN_OFFTOPIC } from './offtopic-bank.ts';
 
 export const DEFAULT_SEED = 20261126;

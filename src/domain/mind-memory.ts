@@ -11,13 +11,12 @@ import { MindMemory, preloadMindMemory, type RetrievalMode } from '../memory/min
 import { mergeProfiles } from '../memory/profile-merge.ts';
 import type { StoredSnapshotProfile } from '../memory/profile-types.ts';
 import type { Store } from '../store/store.ts';
-import { passageSpans, passageText } from '../memory/build/passages.ts';
+import { passagesOf, type EmbeddedTexts } from '../memory/build/passages.ts';
 import type { SnapshotPassages } from '../memory/search/passage-vectors.ts';
 import type { StoredMemory } from '../memory/types.ts';
-import type { QuantisedVectors } from '../memory/vector-math.ts';
 
-/** The sentence encoder's vectors of some texts, in their stored form, and the model that made them. */
-export type EmbedTexts = (texts: string[]) => Promise<{ encoder: string; vectors: QuantisedVectors }>;
+/** The sentence encoder's vectors of some texts, in their stored form (memory/build/passages.ts embedForStorage). */
+export type EmbedTexts = (texts: string[]) => Promise<EmbeddedTexts>;
 
 /** Sets of snapshots kept indexed at once (each ~1–2 KB per memory). */
 const CAPACITY = 32;
@@ -103,8 +102,8 @@ export class MindMemories {
 
   private async loadMemory(snapshotIds: readonly string[]): Promise<MindMemory> {
     const [memories, stored] = await Promise.all([this.store.repos.snapshots.memoriesOf(snapshotIds), this.store.repos.passages.of(snapshotIds)]);
-    const passages = [...stored.filter((p) => p.encoder === this.encoder), ...(await this.backfill(snapshotIds, memories, stored))];
-    return MindMemory.build(snapshotIds.join(','), memories, this.mode, passages, this.encoder);
+    // PassageVectors.over keeps the vectors of this.encoder only.
+    return MindMemory.build(snapshotIds.join(','), memories, this.mode, [...stored, ...(await this.backfill(snapshotIds, memories, stored))], this.encoder);
   }
 
   /** Passage vectors for the snapshots that have none of this encoder: embedded now and stored, once. */
@@ -117,9 +116,8 @@ export class MindMemories {
       const own = memories.filter((m) => m.snapshotId === snapshotId);
       const snapshot = await this.store.repos.snapshots.byId(snapshotId);
       if (own.length === 0 || !snapshot) continue;
-      const spans = passageSpans(own);
-      const bySeq = new Map(own.map((m) => [m.seq, m]));
-      const { encoder, vectors } = await embed(spans.map((s) => passageText(bySeq, s)));
+      const { spans, texts } = passagesOf(own);
+      const { encoder, vectors } = await embed(texts);
       const passages = { snapshotId, encoder, spans, vectors };
       await this.store.repos.passages.save(snapshot.mindId, passages, new Date().toISOString());
       out.push(passages);

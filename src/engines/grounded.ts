@@ -32,9 +32,6 @@ import type { SearchResult } from '../memory/search/search.ts';
 
 export { tidy } from './grounded-analysis.ts';
 
-/** Below this confidence (the legacy retrieval's, for minds without passage vectors) nothing the person said bears on the ask. */
-const DECLINE_BELOW = LEGACY_DECLINE_BELOW;
-
 /** How many words of the person's own turn `saying` quotes for this mind (tuning.ts). */
 export const sayingWords = (mind: MindMemory): number =>
   Math.min(SAYING_MAX_WORDS, Math.max(SAYING_MIN_WORDS, mind.typicalAnswerWords * SAYING_LENGTH_FACTOR));
@@ -111,7 +108,7 @@ export class GroundedEngine implements Engine {
     const retrieval = retrieve(mind, input.scenario, userMessages(input.history));
     const best = retrieval.answers[0];
     const confidence = confidenceOf(retrieval.signals, mind.semantic !== null);
-    if (!best || confidence < DECLINE_BELOW) return announced(unknownResult(Math.min(confidence, DECLINE_BELOW)), onPart);
+    if (!best || confidence < LEGACY_DECLINE_BELOW) return announced(unknownResult(Math.min(confidence, LEGACY_DECLINE_BELOW)), onPart);
     const passage = passageOf(mind, best, sayingWords(mind));
     const saying = passage.map((d) => tidy(mind.memories[d]?.text ?? '')).join(' ');
     onPart({ kind: 'part', field: 'saying', text: saying });
@@ -136,7 +133,6 @@ function announced(result: SimulationResult, onPart: PartListener): SimulationRe
   onPart({ kind: 'evidence', evidence: result.evidence });
   return result;
 }
-
 
 /**
  * The evidence, best first: the passage quoted, the best passages of the next answers, then any

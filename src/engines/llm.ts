@@ -27,7 +27,6 @@ export const LlmAnswer = z.object({
   confidence: z.number(),
 });
 
-
 export class LlmEngine implements Engine {
   readonly wantsContext = true;
 
@@ -72,10 +71,6 @@ export class LlmEngine implements Engine {
     return answerWithLlm(this.llm, input);
   }
 
-  /**
-   * The rest of what the person said: all of it when it fits the context budget
-   * (LLM_CONTEXT_WORDS), else the whole answers the passages come from.
-   */
   /** The passages that lead the prompt, with each doc's relevance for the evidence. */
   private async passages(mind: MindMemory, input: SimulationInput): Promise<{ passages: number[][]; relevance: Map<number, number> }> {
     const found = this.searcher ? await this.searcher.search(mind, input.scenario, userMessages(input.history)) : null;
@@ -87,6 +82,10 @@ export class LlmEngine implements Engine {
     };
   }
 
+  /**
+   * The rest of what the person said: all of it when it fits the context budget
+   * (LLM_CONTEXT_WORDS), else the whole answers the passages come from.
+   */
   private transcript(mind: MindMemory, passages: ReadonlyArray<readonly number[]>): StoredMemory[] {
     const total = mind.words.reduce((sum, n) => sum + n, 0);
     if (total <= this.llm.settings.contextWords) return [...mind.memories];

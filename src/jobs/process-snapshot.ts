@@ -78,7 +78,7 @@ export class ProcessSnapshotJob implements JobHandler {
     }
     const { format, person, memories } = result;
     // The passages' vectors (the sentence encoder, in an analysis thread): what search ranks, never recomputed at query time.
-    const embedded = await this.embed(result.passages.map((p) => p.text));
+    const embedded = await this.embed(result.passages.texts);
     const reflected = await this.reflections(snap.id, mind.name, result);
     const estimated = await this.estimates(snap.id, mind.name, result, reflected.ok ? reflected.reflections : []);
     const now = iso(this.rt.now());
@@ -96,7 +96,7 @@ export class ProcessSnapshotJob implements JobHandler {
       await repos.snapshots.replaceMemories(snap.id, snap.mindId, memories);
       await repos.passages.save(
         snap.mindId,
-        { snapshotId: snap.id, encoder: embedded.encoder, spans: result.passages.map(({ first, last }) => ({ first, last })), vectors: embedded.vectors },
+        { snapshotId: snap.id, encoder: embedded.encoder, spans: result.passages.spans, vectors: embedded.vectors },
         now,
       );
       await repos.profiles.saveProfile({ snapshot_id: snap.id, mind_id: snap.mindId, profile: JSON.stringify(result.profile), created_at: now });

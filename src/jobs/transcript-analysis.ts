@@ -10,9 +10,10 @@ import { wordVectors } from '../memory/word-vectors.ts';
 import { startPdfThread } from '../ingest/pdf.ts';
 import { boundedTurns, transcriptTurns, type TranscriptTurn } from '../memory/transcript-turns.ts';
 import { tallyMarkers, type SnapshotMarkers } from '../memory/linguistic-markers.ts';
-import { passageSpans, passageText, type PassageSpan } from '../memory/build/passages.ts';
+import { embedForStorage, passagesOf, type EmbeddedTexts, type PassageSpan } from '../memory/build/passages.ts';
 import { UseLiteEncoder } from '../memory/encoder/use-lite.ts';
-import { quantise, type QuantisedVectors } from '../memory/vector-math.ts';
+
+export type { EmbeddedTexts } from '../memory/build/passages.ts';
 
 // Loaded when the thread starts (the pool keeps one thread up), not during the first snapshot:
 // wink-nlp, the word-vector table (the snapshot's self-check builds a MindMemory) and the PDF thread with pdf.js.
@@ -45,8 +46,8 @@ export type AnalysisResult =
       truncated: boolean;
       /** Linguistic markers of the person's words, over every turn. */
       markers: SnapshotMarkers;
-      /** The passages the encoder embeds (build/passages.ts), with their text. */
-      passages: Array<PassageSpan & { text: string }>;
+      /** The passages the encoder embeds (build/passages.ts) and their texts. */
+      passages: { spans: PassageSpan[]; texts: string[] };
     }
   | { ok: false; code: string; message: string };
 
@@ -67,8 +68,7 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisResul
     const fidelity = fidelityCheck(bank.memories);
     const turns = transcriptTurns(transcript.utterances, bank.person);
     const markers = tallyMarkers(turns, bank.memories, sentiments);
-    const bySeq = new Map(bank.memories.map((m) => [m.seq, m]));
-    const passages = passageSpans(bank.memories).map((span) => ({ ...span, text: passageText(bySeq, span) }));
+    const passages = passagesOf(bank.memories);
     return { ok: true, format: transcript.format, person: bank.person, memories: bank.memories, profile, fidelity, ...boundedTurns(turns), markers, passages };
   } catch (err) {
     if (err instanceof IngestError) return { ok: false, code: err.code, message: err.message };
@@ -76,14 +76,7 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisResul
   }
 }
 
-/** What `embed` returns: the vectors of the texts in order, in their stored (int8) form, and the model. */
-export interface EmbeddedTexts {
-  encoder: string;
-  vectors: QuantisedVectors;
-}
-
 /** The sentence encoder's vectors of some texts (a snapshot's passages), quantised as they are stored. */
 export async function embed(task: { texts: string[] }): Promise<EmbeddedTexts> {
-  const model = await encoder;
-  return { encoder: model.id, vectors: quantise(await model.embed(task.texts), model.dimensions) };
+  return embedForStorage(await encoder, task.texts);
 }

@@ -22,26 +22,32 @@ export function confidenceFeatures(ranking: Ranking): number[] {
   const second = ranking.answers[1];
   const row = top.passage * FEATURE_COUNT;
   const { features } = ranking;
-  let bestCos = -1;
-  for (const c of features.cosAsk) bestCos = Math.max(bestCos, c);
+  const best = largest(features.cosAsk, TOP_COSINES);
   return [
     top.score,
     second ? top.score - second.score : 0,
-    bestCos,
+    best[0] ?? -1,
     features.rows[row + CONTEXT_COS] ?? 0,
     features.rows[row + ASK_BM25] ?? 0,
     features.cosContext ? 1 : 0,
     // How many answers the best one was chosen from: with few, the best is more often the right one.
     Math.log(ranking.answers.length),
     features.centroidCosAsk,
-    meanOfTop(features.cosAsk, TOP_COSINES),
+    best.length ? best.reduce((s, v) => s + v, 0) / best.length : 0,
   ];
 }
 
-
-function meanOfTop(values: Float32Array, k: number): number {
-  const top = [...values].sort((a, b) => b - a).slice(0, k);
-  return top.length ? top.reduce((s, v) => s + v, 0) / top.length : 0;
+/** The k largest values, largest first, in one pass (a mind can have tens of thousands of passages: no sort of them all). */
+function largest(values: Float32Array, k: number): number[] {
+  const top: number[] = [];
+  for (const v of values) {
+    if (top.length === k && v <= (top[k - 1] as number)) continue;
+    let at = top.length;
+    while (at > 0 && (top[at - 1] as number) < v) at--;
+    top.splice(at, 0, v);
+    if (top.length > k) top.pop();
+  }
+  return top;
 }
 
 /** Scores and confidences are reported to three decimals, here and nowhere else. */

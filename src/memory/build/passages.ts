@@ -4,8 +4,10 @@
  * question), about PASSAGE_WORDS long; an answer's short tail joins the passage before it. Pure and
  * deterministic: the same memories always give the same passages.
  */
+import type { SentenceEncoder } from '../encoder/sentence-encoder.ts';
 import { PASSAGE_TAIL_SHARE, PASSAGE_WORDS } from '../tuning.ts';
 import type { Memory } from '../types.ts';
+import { quantise, type QuantisedVectors } from '../vector-math.ts';
 
 /** A passage as the seq numbers (inclusive) of its first and last sentence in its snapshot. */
 export interface PassageSpan {
@@ -54,8 +56,26 @@ function mergeShortTail(spans: PassageSpan[], open: { span: PassageSpan; words: 
 }
 
 /** The text the encoder embeds for a span: its sentences joined. */
-export function passageText(bySeq: ReadonlyMap<number, Pick<Memory, 'text'>>, span: PassageSpan): string {
+function passageText(bySeq: ReadonlyMap<number, Pick<Memory, 'text'>>, span: PassageSpan): string {
   const parts: string[] = [];
   for (let s = span.first; s <= span.last; s++) parts.push(bySeq.get(s)?.text ?? '');
   return parts.join(' ');
+}
+
+/** The passages of one snapshot's memories, and the text of each that the encoder embeds (in the same order). */
+export function passagesOf(memories: readonly Memory[]): { spans: PassageSpan[]; texts: string[] } {
+  const bySeq = new Map(memories.map((m) => [m.seq, m]));
+  const spans = passageSpans(memories);
+  return { spans, texts: spans.map((span) => passageText(bySeq, span)) };
+}
+
+/** Texts' vectors in their stored (int8) form, in order, and the model that made them. */
+export interface EmbeddedTexts {
+  encoder: string;
+  vectors: QuantisedVectors;
+}
+
+/** The encoder's vectors of some texts (a snapshot's passages), quantised as they are stored. */
+export async function embedForStorage(encoder: SentenceEncoder, texts: readonly string[]): Promise<EmbeddedTexts> {
+  return { encoder: encoder.id, vectors: quantise(await encoder.embed(texts), encoder.dimensions) };
 }

@@ -43,12 +43,22 @@ export function scorePassages(features: PassageFeatures, params: Pick<RankingPar
 }
 
 export function rankPassages(mind: MindMemory, passages: PassageVectors, query: SearchQuery, vectors: QueryVectors, params: RankingParams): Ranking {
-  const features = passageFeatures(mind, passages, query, vectors, params.adapter);
+  return rankFeatures(passageFeatures(mind, passages, query, vectors, params.adapter), params, passages);
+}
+
+/**
+ * Passages ranked by their features' scores, and the best passage of each answer. `passages` gives
+ * each its first and last doc (-1 without: `npm run train` ranks features it computed already).
+ */
+export function rankFeatures(features: PassageFeatures, params: Pick<RankingParams, 'ranking'>, passages: PassageVectors | null = null): Ranking {
   const scores = scorePassages(features, params);
-  const ranked: RankedPassage[] = [];
-  for (let p = 0; p < passages.size; p++) {
-    ranked.push({ passage: p, first: passages.first[p] as number, last: passages.last[p] as number, answer: features.answerOf[p] as number, score: scores[p] as number });
-  }
+  const ranked: RankedPassage[] = Array.from(scores, (score, p) => ({
+    passage: p,
+    first: passages?.first[p] ?? -1,
+    last: passages?.last[p] ?? -1,
+    answer: features.answerOf[p] as number,
+    score,
+  }));
   ranked.sort((a, b) => b.score - a.score || a.passage - b.passage);
   const seen = new Set<number>();
   const answers = ranked.filter((r) => !seen.has(r.answer) && (seen.add(r.answer), true));

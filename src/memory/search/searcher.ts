@@ -41,7 +41,7 @@ export class Searcher {
 
   /** The mind's ranking for a scenario; null when the mind has no passage vectors of this encoder. */
   async search(mind: MindMemory, scenario: string, priorTurns: readonly string[] = []): Promise<SearchResult | null> {
-    if (!mind.passages) return null;
+    if (!mind.passages?.size) return null; // nothing to rank: no query to embed
     return searchMind(mind, await this.prepare(scenario, priorTurns), this.params);
   }
 
