@@ -11,11 +11,12 @@ import { postgresAvailable, startPgService, workerThroughput, type PgService, ty
 import { loadOnce, processingMs, rssBytes, type LoadRow } from './measure.ts';
 import { LIMITER_ROW, limiterTargets, renderLimiterCost, type LimiterBench } from './rate-limit.ts';
 import { panelBench, renderPanels, type PanelBench } from './panels.ts';
+import { parserBench, renderParsers, type ParserBench } from './parsers.ts';
 
 /**
  * `npm run bench`: throughput next to a bare Fastify hello-world started in the same run, snapshot
- * processing time for a two-hour interview in each format, and RSS while 50 MB go through a signed
- * URL. Writes BENCHMARKS.md. Numbers, not pass/fail: these machines are shared and noisy.
+ * processing time for a two-hour interview in each format, the parsers alone (bench/parsers.ts), and
+ * RSS while 50 MB go through a signed URL. Writes BENCHMARKS.md. Numbers, not pass/fail: these machines are shared and noisy.
  */
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
@@ -98,6 +99,8 @@ const perRound = (l: Load, hello: Load | undefined) =>
   (l.rounds ?? []).map((rps, i) => `${((rps / (hello?.rounds?.[i] ?? rps)) * 100).toFixed(0)}%`).join(', ');
 
 async function main() {
+  // The parsers alone first, in this process, before any other process competes for the cores.
+  const parsers = await parserBench();
   const hello = await startHello();
   // The services as `npm start` runs them (the test helper polls the job queue every 50 ms).
   const SERVICE_ENV = { LOG_LEVEL: 'warn', WORKER_POLL_MS: '250' };
@@ -167,7 +170,7 @@ async function main() {
     // Its own services, after the others have stopped.
     await srv.stop();
     const panels = await panelBench({ postgres: pg !== null });
-    writeReport({ loads: results, snapshots, rss, sizes, workers, panels });
+    writeReport({ loads: results, snapshots, parsers, rss, sizes, workers, panels });
   } catch (err) {
     // The service's own output says why it stopped answering, if it did.
     const p = srv.proc;
@@ -185,6 +188,7 @@ async function main() {
 function writeReport(r: {
   loads: Load[];
   snapshots: SnapshotProcessing;
+  parsers: ParserBench;
   rss: { before: number; peak: number; seconds: number };
   sizes: MindSizeRow[];
   workers: WorkerThroughput[];
@@ -217,6 +221,7 @@ function writeReport(r: {
       'The status route above on API-only processes over the same data folder, started for this phase and alternating among themselves: the limiter off (RATE_LIMIT_ENABLED=false), counting in memory, in the SQLite database (requests taken from the shared count in blocks: one upsert per block) and in Redis (when redis-server is installed), limits far above the load so nothing is refused. The status rows of the table above count in memory (SQLite service) and in the database (PostgreSQL service): the defaults without REDIS_URL. Limits far above the load make blocks of 100 requests for the database stores; with limits in force one key could never send this many (500/min at most), and real traffic is many keys: the rows with 20 keys spread the same load over 20 keys.',
     ),
     ...renderSnapshotProcessing(r.snapshots),
+    ...renderParsers(r.parsers),
     '## Memory: 50 MB through a signed URL',
     '',
     '| RSS before | peak RSS during upload | growth | upload time |',
