@@ -82,58 +82,91 @@ function sentencesOf(doc: Document): string[] {
     .filter((s) => s.length > 0);
 }
 
-/** Raw sentence boundaries from wink-nlp. */
-function rawSentences(text: string): string[] {
-  return sentencesOf(wink().nlp.readDoc(text));
+/** A sentence of a text and where it is in that text: from its first character to just after its last. */
+export interface SentenceSpan {
+  text: string;
+  from: number;
+  to: number;
+}
+
+/**
+ * Raw sentence boundaries from wink-nlp, each found in `text` (a cleaned text: wink-nlp's sentences
+ * are pieces of it). One not found (never seen) is placed just after the previous one.
+ */
+function rawSentences(text: string): SentenceSpan[] {
+  let cursor = 0;
+  return sentencesOf(wink().nlp.readDoc(text)).map((sentence) => {
+    const found = text.indexOf(sentence, cursor);
+    const from = found >= 0 ? found : Math.min(text.charAt(cursor) === ' ' ? cursor + 1 : cursor, text.length);
+    const to = Math.min(from + sentence.length, text.length);
+    cursor = to;
+    return { text: sentence, from, to };
+  });
 }
 
 /** Cut an overlong sentence into ~CHUNK_WORDS pieces, preferring to cut after a comma/semicolon/dash. */
-function chunkLong(sentence: string): string[] {
-  if (words(sentence).length <= MAX_WORDS) return [sentence];
-  const tokens = sentence.split(' ');
-  const pieces: string[] = [];
+function chunkLong(sentence: SentenceSpan): SentenceSpan[] {
+  if (words(sentence.text).length <= MAX_WORDS) return [sentence];
+  const tokens = sentence.text.split(' ');
+  const pieces: SentenceSpan[] = [];
+  // The tokens of the piece being gathered, where it begins in the sentence, where the next token does.
   let current: string[] = [];
+  let offset = 0;
+  let next = 0;
+  const piece = (parts: readonly string[], at: number): SentenceSpan => {
+    const text = parts.join(' ');
+    const from = Math.min(sentence.from + at, sentence.to);
+    return { text, from, to: Math.min(from + text.length, sentence.to) };
+  };
   for (const token of tokens) {
     current.push(token);
+    next += token.length + 1;
     const n = current.length;
     const softBreak = n >= CHUNK_WORDS && /[,;:–—-]$/.test(token);
     if (softBreak || n >= MAX_WORDS) {
-      pieces.push(current.join(' '));
+      pieces.push(piece(current, offset));
       current = [];
+      offset = next;
     }
   }
   if (current.length > 0) {
     // A tiny tail joins the previous piece rather than standing alone.
     const last = pieces.pop();
-    if (last !== undefined && current.length < MIN_WORDS * 3) pieces.push(`${last} ${current.join(' ')}`);
+    const tail = piece(current, offset);
+    if (last !== undefined && current.length < MIN_WORDS * 3) pieces.push(joined(last, tail));
     else {
       if (last !== undefined) pieces.push(last);
-      pieces.push(current.join(' '));
+      pieces.push(tail);
     }
   }
   return pieces;
+}
+
+/** Two sentences as one: their texts joined by a space, from the first one's start to the second one's end. */
+function joined(a: SentenceSpan, b: SentenceSpan): SentenceSpan {
+  return { text: `${a.text} ${b.text}`, from: a.from, to: b.to };
 }
 
 /**
  * Merge short fragments into a neighbour: a fragment joins the sentence after it
  * ("No. I never do that." stays one memory); a trailing fragment joins the one before.
  */
-function attachFragments(sentences: string[]): string[] {
-  const out: string[] = [];
-  let pending = '';
+function attachFragments(sentences: SentenceSpan[]): SentenceSpan[] {
+  const out: SentenceSpan[] = [];
+  let pending: SentenceSpan | null = null;
   for (const sentence of sentences) {
-    const merged = pending ? `${pending} ${sentence}` : sentence;
-    if (words(merged).length < MIN_WORDS) {
+    const merged: SentenceSpan = pending ? joined(pending, sentence) : sentence;
+    if (words(merged.text).length < MIN_WORDS) {
       pending = merged;
       continue;
     }
     out.push(merged);
-    pending = '';
+    pending = null;
   }
   if (pending) {
     const last = out.pop();
-    if (last !== undefined) out.push(`${last} ${pending}`);
-    else if (words(pending).length >= 2) out.push(pending); // a lone "Not really." survives, a lone "No." does not
+    if (last !== undefined) out.push(joined(last, pending));
+    else if (words(pending.text).length >= 2) out.push(pending); // a lone "Not really." survives, a lone "No." does not
   }
   return out;
 }
@@ -144,12 +177,33 @@ function attachFragments(sentences: string[]): string[] {
  * Deterministic: same text, same sentences.
  */
 export function splitSentences(text: string): string[] {
+  return sentenceSpans(text).map((s) => s.text);
+}
+
+/**
+ * splitSentences, with where each sentence is in `text`: from its first word to its last (a sentence
+ * joined from fragments spans the fillers dropped between them).
+ */
+export function sentenceSpans(text: string): SentenceSpan[] {
   const cleaned = clean(text);
   if (!cleaned) return [];
   const kept = rawSentences(cleaned)
-    .filter((s) => !isFiller(s))
+    .filter((s) => !isFiller(s.text))
     .flatMap(chunkLong);
-  return attachFragments(kept);
+  const sentences = attachFragments(kept);
+  if (cleaned === text) return sentences;
+  const origin = cleanedOrigins(text);
+  return sentences.map((s) => ({ text: s.text, from: origin[s.from] ?? 0, to: (origin[s.to - 1] ?? 0) + 1 }));
+}
+
+/** Where each character of clean(text) is in `text` (a run of whitespace: where the run starts). */
+function cleanedOrigins(text: string): number[] {
+  const origin: number[] = [];
+  for (let i = text.search(/\S/); i >= 0 && i < text.length; i++) {
+    origin.push(i);
+    if (/\s/.test(text.charAt(i))) while (/\s/.test(text.charAt(i + 1))) i++;
+  }
+  return origin;
 }
 
 /** wink-nlp sentiment of a text, in [-1, 1] (0 = neutral). */
