@@ -18,6 +18,7 @@ suites(import.meta.url, [
   'engine.llm-questions',
   'http.serializer',
   'memory',
+  'evidence-times',
   'encoder',
   'search',
   'store.snapshot-management',

@@ -7,6 +7,7 @@ import { parseDocx } from './docx.ts';
 import { FORMAT_NAMES, MAX_SPEAKER_CHARS, MAX_TURNS, TextGate, tooLong } from './limits.ts';
 import { parsePdf } from './pdf.ts';
 import { isWordPackage, sniffFileKind, vttEncoding } from './sniff.ts';
+import { collapsedSpans } from './spans.ts';
 import { collapseWhitespace } from './speakers.ts';
 import { IngestError, type Transcript, type TranscriptFormat, type Utterance } from './transcript.ts';
 import { parseVtt } from './vtt.ts';
@@ -55,7 +56,7 @@ function parse(format: TranscriptFormat, bytes: Buffer, gate: TextGate): Promise
   }
 }
 
-/** Trim and collapse whitespace in texts and labels; drop utterances left without text. */
+/** Trim and collapse whitespace in texts and labels (the spans of a text follow it); drop utterances left without text. */
 function normalise(utterances: Utterance[]): Utterance[] {
   const out: Utterance[] = [];
   for (const u of utterances) {
@@ -66,6 +67,8 @@ function normalise(utterances: Utterance[]): Utterance[] {
     if (u.start !== undefined && Number.isFinite(u.start)) normalised.start = u.start;
     if (u.end !== undefined && Number.isFinite(u.end)) normalised.end = u.end;
     if (u.page !== undefined) normalised.page = u.page;
+    const spans = u.spans && collapsedSpans(u.text, text, u.spans, normalised);
+    if (spans) normalised.spans = spans;
     out.push(normalised);
   }
   return out;

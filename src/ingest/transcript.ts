@@ -10,6 +10,24 @@ export interface Utterance {
   end?: number;
   /** 1-based page number (PDF). */
   page?: number;
+  /**
+   * Where each piece of `text` came from, when an utterance was merged from pieces that differ in
+   * time or page (several VTT cues, timestamped DOCX or PDF paragraphs of one speaker, a turn
+   * crossing a PDF page): in order, the first at 0. Absent when `start`, `end` and `page` hold for
+   * the whole text. A sentence's own times are those of the pieces holding its first and last words.
+   */
+  spans?: TextSpan[];
+}
+
+/** A piece of an utterance's text: from `at` (an offset in the text) to the next span's `at`, or to the end. */
+export interface TextSpan {
+  at: number;
+  /** Seconds from the start of the recording: the cue's (VTT), the timestamp above the paragraph (DOCX, PDF). */
+  start?: number;
+  /** Seconds: the cue's end (VTT; DOCX and PDF timestamps give no ends). */
+  end?: number;
+  /** 1-based page (PDF). */
+  page?: number;
 }
 
 export interface Transcript {

@@ -1,5 +1,6 @@
 /** Turn assembly for line-oriented sources (DOCX paragraphs, PDF text lines). */
 import type { Utterance } from './transcript.ts';
+import { mergeSpans, textSpan } from './spans.ts';
 import { DEFAULT_ROLE_NAMES, looksLikeName, parseClock, roleLine, speakerPrefix, type Role } from './speakers.ts';
 
 export interface SourceLine {
@@ -16,6 +17,10 @@ interface Draft {
   parts: string[];
   start?: number;
   page?: number;
+  /** The time of the latest header of this turn (a speaker's turns in a row are one draft). */
+  time?: number;
+  /** Where each part was: its page and the time of the header above it. */
+  places: Array<{ start?: number | undefined; page?: number | undefined }>;
 }
 
 /**
@@ -59,10 +64,13 @@ export function assembleTurns(lines: readonly SourceLine[]): Utterance[] {
   let current: Draft | null = null;
   const open = (speaker: string | null, page: number | undefined, start?: number): Draft => {
     const last = drafts.at(-1);
-    if (speaker !== null && last && last.speaker === speaker) return last; // same speaker again: one turn
-    const draft: Draft = { speaker, parts: [] };
+    if (speaker !== null && last && last.speaker === speaker) {
+      if (start !== undefined) last.time = start; // same speaker again: one turn, its words from here at this time
+      return last;
+    }
+    const draft: Draft = { speaker, parts: [], places: [] };
     if (page !== undefined) draft.page = page;
-    if (start !== undefined) draft.start = start;
+    if (start !== undefined) draft.start = draft.time = start;
     drafts.push(draft);
     return draft;
   };
@@ -85,33 +93,42 @@ export function assembleTurns(lines: readonly SourceLine[]): Utterance[] {
     } else if (!current || (current.speaker === null && line.paragraphStart)) {
       current = open(null, line.page);
     }
-    if (text.trim()) current.parts.push(text.trim());
+    if (text.trim()) {
+      current.parts.push(text.trim());
+      current.places.push({ start: current.time, page: line.page });
+    }
   }
 
   const out: Utterance[] = [];
   for (const draft of drafts) {
-    const text = joinLines(draft.parts);
+    const { text, at } = joinLines(draft.parts);
     if (!text) continue;
     const utterance: Utterance = { speaker: draft.speaker, text };
     if (draft.start !== undefined) utterance.start = draft.start;
     if (draft.page !== undefined) utterance.page = draft.page;
+    const spans = mergeSpans(draft.places.map((place, i) => textSpan(at[i] ?? 0, place)), utterance);
+    if (spans) utterance.spans = spans;
     out.push(utterance);
   }
   return out;
 }
 
-/** Join wrapped lines with spaces, except after a line-end hyphen inside a word ("self-" + "employed"). */
-export function joinLines(parts: readonly string[]): string {
+/**
+ * Join wrapped lines with spaces, except after a line-end hyphen inside a word ("self-" + "employed");
+ * `at`: the offset in the text where each part begins.
+ */
+export function joinLines(parts: readonly string[]): { text: string; at: number[] } {
   let text = '';
   let previous = '';
+  const at: number[] = [];
   for (const part of parts) {
     // Test the previous part, not the growing text: a `$`-anchored regex would rescan it every time.
-    if (!text) text = part;
-    else if (previous.endsWith('-') && /\p{L}-$/u.test(previous.slice(-2)) && /^\p{Ll}/u.test(part)) text += part;
-    else text += ' ' + part;
+    if (text && !(previous.endsWith('-') && /\p{L}-$/u.test(previous.slice(-2)) && /^\p{Ll}/u.test(part))) text += ' ';
+    at.push(text.length);
+    text += part;
     previous = part;
   }
-  return text;
+  return { text, at };
 }
 
 const CLOCK = String.raw`\d{1,3}(?::\d{2}){1,2}(?:[.,]\d{1,3})?`;

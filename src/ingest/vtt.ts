@@ -2,8 +2,9 @@
  * WebVTT → speaker turns. Lenient where real exports are sloppy (missing blank lines, "," decimal
  * marks, missing hours, unclosed voice tags), linear in the input size.
  */
-import type { Utterance } from './transcript.ts';
+import type { TextSpan, Utterance } from './transcript.ts';
 import { TextGate, tooLong } from './limits.ts';
+import { mergeSpans, textSpan } from './spans.ts';
 import { collapseWhitespace, looksLikeName, parenSpeaker, parseClock } from './speakers.ts';
 
 /** Speakerless cues are merged into paragraphs: until a pause this long (seconds)... */
@@ -203,6 +204,10 @@ interface Draft {
   end: number;
   words: number;
   chars: number;
+  /** Each cue's piece of the joined text, with the cue's times. */
+  spans: TextSpan[];
+  /** Length of the joined text so far. */
+  length: number;
 }
 
 /** Merges consecutive cues of one speaker into a turn; speakerless cues into paragraphs. */
@@ -223,13 +228,21 @@ class TurnBuilder {
       last.end = Math.max(last.end, timing.end);
       last.words += words;
       last.chars += text.length;
+      last.spans.push(textSpan(last.length + 1, timing));
+      last.length += 1 + text.length;
       return;
     }
-    this.drafts.push({ speaker, parts: [text], start: timing.start, end: timing.end, words, chars: text.length });
+    const spans = [textSpan(0, timing)];
+    this.drafts.push({ speaker, parts: [text], start: timing.start, end: timing.end, words, chars: text.length, spans, length: text.length });
   }
 
   finish(): Utterance[] {
-    return this.drafts.map((d) => ({ speaker: d.speaker, text: d.parts.join(' '), start: d.start, end: d.end }));
+    return this.drafts.map((d) => {
+      const utterance: Utterance = { speaker: d.speaker, text: d.parts.join(' '), start: d.start, end: d.end };
+      const spans = mergeSpans(d.spans, utterance);
+      if (spans) utterance.spans = spans;
+      return utterance;
+    });
   }
 }
 

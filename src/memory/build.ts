@@ -8,7 +8,8 @@
 import type { Utterance } from '../ingest/transcript.ts';
 import type { Memory, MemoryBank, MemoryBankInput } from './types.ts';
 import { choosePerson, effectiveSpeakers, sameSpeaker } from './speakers.ts';
-import { splitSentences } from './sentences.ts';
+import { sentenceSpans, splitSentences } from './sentences.ts';
+import { spanAt } from '../ingest/spans.ts';
 
 /** Longest question context kept on a memory, in characters. */
 export const MAX_QUESTION_CHARS = 300;
@@ -62,14 +63,19 @@ function groupTurns(utterances: readonly Utterance[], speakers: ReadonlyArray<st
 
 /** Memories from one of the person's utterances, seq left for the caller to assign. */
 function utteranceMemories(u: Utterance, speaker: string | null, question: string | null): Array<Omit<Memory, 'seq'>> {
-  return splitSentences(u.text).map((text) => ({
-    speaker,
-    text,
-    start: u.start ?? null,
-    end: u.end ?? null,
-    page: u.page ?? null,
-    question,
-  }));
+  return sentenceSpans(u.text).map(({ text, from, to }) => ({ speaker, text, ...sourceOf(u, from, to), question }));
+}
+
+/**
+ * Where the sentence at `from`–`to` of an utterance was said: the start (and page) of the piece
+ * holding its first word to the end of the piece holding its last (a cue, a timestamped paragraph, a
+ * page); the utterance's own when it came in one piece.
+ */
+function sourceOf(u: Utterance, from: number, to: number): Pick<Memory, 'start' | 'end' | 'page'> {
+  const first = u.spans && spanAt(u.spans, from);
+  const last = u.spans && spanAt(u.spans, to - 1);
+  if (!first || !last) return { start: u.start ?? null, end: u.end ?? null, page: u.page ?? null };
+  return { start: first.start ?? null, end: last.end ?? null, page: first.page ?? null };
 }
 
 /**

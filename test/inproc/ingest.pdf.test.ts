@@ -37,7 +37,7 @@ describe('parsePdf: fixtures round-trip', () => {
 });
 
 describe('parsePdf: layout', () => {
-  it('a Q/A turn continues across a page break; front matter names Q and A; furniture is dropped', async () => {
+  it('a Q/A turn continues across a page break (spans: where its page 2 begins); front matter names Q and A; furniture is dropped', async () => {
     const bytes = await pdfFromPages(
       [
         ['Interviewer: Dana Reyes', 'Respondent: Sam Okafor', 'Q: How do you feel about remote', 'work in general?', 'A: I always work from home, because', 'the office is noisy. Remote Work: it is'],
@@ -48,7 +48,15 @@ describe('parsePdf: layout', () => {
     );
     assert.deepEqual(await parsePdf(bytes), [
       { speaker: 'Dana Reyes', text: 'How do you feel about remote work in general?', page: 1 },
-      { speaker: 'Sam Okafor', text: 'I always work from home, because the office is noisy. Remote Work: it is just better for me and my family, honestly.', page: 1 },
+      {
+        speaker: 'Sam Okafor',
+        text: 'I always work from home, because the office is noisy. Remote Work: it is just better for me and my family, honestly.',
+        page: 1,
+        spans: [
+          { at: 0, page: 1 },
+          { at: 73, page: 2 },
+        ],
+      },
       { speaker: 'Dana Reyes', text: 'And coffee?', page: 2 },
       { speaker: 'Sam Okafor', text: 'Two cups, never decaf.', page: 3 },
     ]);

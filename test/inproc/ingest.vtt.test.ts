@@ -176,7 +176,7 @@ By accident.
     ]);
   });
 
-  it('merges consecutive cues of one speaker: start of the first, end of the last', () => {
+  it("merges consecutive cues of one speaker: start of the first, end of the last, each cue's times in spans", () => {
     const vtt = `WEBVTT
 
 00:00:01.000 --> 00:00:02.000
@@ -189,7 +189,16 @@ By accident.
 <v Dana Reyes>three
 `;
     assert.deepEqual(parseVtt(vtt), [
-      { speaker: 'Sam Okafor', text: 'One two', start: 1, end: 3.5 },
+      {
+        speaker: 'Sam Okafor',
+        text: 'One two',
+        start: 1,
+        end: 3.5,
+        spans: [
+          { at: 0, start: 1, end: 2 },
+          { at: 4, start: 2, end: 3.5 },
+        ],
+      },
       { speaker: 'Dana Reyes', text: 'three', start: 4, end: 5 },
     ]);
   });
