@@ -2,8 +2,8 @@
  * The pathological corpus (testkit/pathological.ts) through the analysis pool, one file at a
  * time on one thread with the service's defaults (heap limit, ANALYSIS_TIMEOUT_MS unless
  * BENCH_TIMEOUT_MS is set): per file, its size, how long generating it took, how long the analysis
- * took and how it ended. `node --import tsx bench/pathological.ts [name-filter]`.
- * Numbers, not pass/fail: test/ingest.pathological.test.ts holds the bounds.
+ * took and how it ended. `node --conditions=mindsim-source bench/pathological.ts [name-filter]`.
+ * Numbers, not pass/fail: test/ingest.pathological.test.ts asserts each file's outcome, never its time.
  */
 import { loadConfig } from '../src/config.ts';
 import { AnalysisPool } from '../src/jobs/analysis-pool.ts';
