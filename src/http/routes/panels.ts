@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { PanelAnswerView } from '../../domain/panels.ts';
+import { csvWriter } from '../csv.ts';
 import { authOf } from '../plugins/auth.ts';
 import { errorResponses } from '../schemas.ts';
 import {
@@ -22,7 +22,7 @@ const CSV_COLUMNS = ['mind_id', 'mind_name', 'question_id', 'question', 'type', 
 const evidenceRef = (e: PanelAnswerView['evidence'][number]) =>
   e.snapshotId + (e.start !== undefined ? `@${e.start}-${e.end ?? e.start}s` : e.page !== undefined ? `#page=${e.page}` : '');
 
-/** One CSV row per answer; several choices joined by "; ", evidence references by " | ". */
+/** One CSV row per answer; several choices joined by "; ", evidence references by " | "; value and confidence are numbers (csvWriter leaves them as they are). */
 const csvRow = (a: PanelAnswerView) => [
   a.mindId,
   a.mindName,
@@ -106,7 +106,7 @@ export const panelRoutes =
         );
         reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="panel-${req.params.panelId}.csv"`);
         // A stream is sent as it is (the 200 schema describes the JSON format only).
-        return reply.send(rows.pipe(stringify({ header: true, columns: CSV_COLUMNS })) as never);
+        return reply.send(rows.pipe(csvWriter(CSV_COLUMNS)) as never);
       },
     );
 
