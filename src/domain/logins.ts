@@ -1,9 +1,10 @@
 import { hash, verify } from '@node-rs/argon2';
+import type { AccountRow } from '../store/db/repos/accounts.ts';
 import type { Repos } from '../store/db/repos/index.ts';
 import { DomainError, invalid, notFound } from '../kernel/errors.ts';
 import { iso, type Runtime } from '../kernel/runtime.ts';
 import type { Tier } from './accounts.ts';
-import { normalizeEmail } from './email.ts';
+import { canonicalEmail, normalizeEmail } from './email.ts';
 
 export const MIN_PASSWORD = 10;
 const MAX_PASSWORD = 256;
@@ -65,8 +66,17 @@ export class LoginService {
     return { id: row.id, email: row.email, tier: row.tier, createdAt: row.created_at };
   }
 
+  /** The account of an email (looked up in its canonical form: zero-width characters, full-width letters and case do not matter) and password. */
   async logIn(email: string, password: string): Promise<Account> {
-    const row = await this.repos.accounts.byEmail(email.trim().toLowerCase());
+    return this.verified(await this.repos.accounts.byEmail(canonicalEmail(email)), password);
+  }
+
+  /** The logged-in account again, when its password is right (a password change asks for the current one). */
+  async confirmPassword(accountId: string, password: string): Promise<Account> {
+    return this.verified(await this.repos.accounts.byId(accountId), password);
+  }
+
+  private async verified(row: AccountRow | undefined, password: string): Promise<Account> {
     if (!row?.password_hash) {
       this.decoy ??= hash(this.rt.randomBytes(16).toString('hex'));
       await verify(await this.decoy, password).catch(() => false);

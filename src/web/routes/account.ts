@@ -24,7 +24,7 @@ export function accountPages(s: Services, attempts: { max: number; timeWindow: n
       const auth = viewerAuth(req);
       const { current, password } = PasswordChange.parse(req.body ?? {});
       try {
-        await s.logins.logIn(req.viewer?.email ?? '', current);
+        await s.logins.confirmPassword(auth.accountId, current);
         await s.logins.setPassword(auth.accountId, password); // ends every session of the account…
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
