@@ -1,6 +1,7 @@
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
-import { DomainError, invalid, notFound } from '../kernel/errors.ts';
+import { DomainError, notFound } from '../kernel/errors.ts';
+import { checkJsonDepth } from '../kernel/json-text.ts';
 import { decodeCursor, toPage, type Page } from '../kernel/pagination.ts';
 import { iso, type Runtime } from '../kernel/runtime.ts';
 import { generatePassword, sameHash, sha256 } from './secrets.ts';
@@ -27,29 +28,6 @@ export function parseBasic(header: string | undefined): { username: string; pass
   const decoded = Buffer.from(m[1], 'base64').toString('utf8');
   const i = decoded.indexOf(':');
   return i < 0 ? null : { username: decoded.slice(0, i), password: decoded.slice(i + 1) };
-}
-
-/**
- * How deeply arrays and objects may nest in a webhook body. Deeper JSON (a megabyte holds 500,000
- * levels) parses, but serialising it again (the API's event list, the dashboard) overflows the stack.
- */
-export const MAX_WEBHOOK_DEPTH = 100;
-
-/** The deepest nesting of arrays and objects in JSON text (strings skipped), in one pass. */
-export function jsonDepth(text: string): number {
-  let depth = 0;
-  let max = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) max = Math.max(max, ++depth);
-    else if (c === 93 || c === 125) depth--;
-  }
-  return max;
 }
 
 export class WebhookService {
@@ -103,9 +81,8 @@ export class WebhookService {
   }
 
   async receive(accountId: string, rawJson: string): Promise<{ received: true; id: string }> {
-    if (jsonDepth(rawJson) > MAX_WEBHOOK_DEPTH) {
-      throw invalid('json_too_deep', `The JSON nests arrays and objects more than ${MAX_WEBHOOK_DEPTH} levels deep.`, { maxDepth: MAX_WEBHOOK_DEPTH });
-    }
+    // The receiver checked it before parsing; checked here too, since the payload is parsed and serialised again when listed.
+    checkJsonDepth(rawJson);
     const id = this.rt.newId();
     await this.store.repos.webhooks.insertEvent({ id, account_id: accountId, received_at: iso(this.rt.now()), payload: rawJson });
     return { received: true, id };

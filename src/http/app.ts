@@ -9,6 +9,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { parseJsonBody } from '../kernel/json-text.ts';
 import { apiPipeline } from './plugins/api-pipeline.ts';
 import { rejectNulText } from './plugins/text-guard.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling, sendError } from './plugins/errors.ts';
@@ -92,6 +93,15 @@ export async function buildApp(s: Services, cfg: HttpSettings, pages?: FastifyPl
     done();
   });
   registerErrorHandling(app);
+  // Every JSON body (the API, /mcp, the dashboard) is read by one parser: nesting checked before parsing, prototype keys named when refused.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (err) {
+      done(err as Error);
+    }
+  });
   app.addHook('preValidation', rejectNulText);
   await registerSecurityHeaders(app, cfg.uploadOrigins);
 

@@ -36,8 +36,8 @@ export class LoginRequired extends Error {}
 
 const wantsJson = (req: FastifyRequest) => (req.headers.accept ?? '').includes('application/json');
 
-function sendError(req: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string) {
-  if (wantsJson(req)) return reply.code(status).send(errorBody(status, code, message, undefined, req.id));
+function sendError(req: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string, details?: Record<string, unknown>) {
+  if (wantsJson(req)) return reply.code(status).send(errorBody(status, code, message, details, req.id));
   if (isHtmx(req)) return render(req, reply, 'partials/error', { message }, status);
   return render(req, reply, 'error', { title: 'Something went wrong', status, message }, status);
 }
@@ -54,7 +54,7 @@ export function registerPageErrors(app: FastifyInstance): void {
       const fields = [...new Set(fieldProblems(err.issues, undefined, 'form').map((f) => f.field))].join(', ');
       return sendError(req, reply, 400, 'invalid_form', `Check the form: ${fields}.`);
     }
-    if (err instanceof DomainError) return sendError(req, reply, STATUS[err.kind], err.code, err.message);
+    if (err instanceof DomainError) return sendError(req, reply, STATUS[err.kind], err.code, err.message, err.details);
     if (err.code === 'FST_CSRF_INVALID_TOKEN' || err.code === 'FST_CSRF_MISSING_SECRET') {
       return sendError(req, reply, 403, 'csrf_rejected', 'This form has expired or did not come from this site. Reload the page and try again.');
     }

@@ -117,6 +117,8 @@ export async function resourceLimits(c: WalkContext): Promise<string[]> {
     ['a 100 kB multipart field', async () => { const m = await multipart(wide); return rawRequest(`${base}${API}/minds/${w.b.mindId}/snapshots`, 'POST', m.body, { ...bearer, 'content-type': m.type }); }, [400, 413]],
     ['webhook over 1 MB', () => rawRequest(`${base}/webhook`, 'POST', big(mb), { authorization: basic, 'content-type': 'application/json' }), [413]],
     ['webhook nested 10,000 deep', () => rawRequest(`${base}/webhook`, 'POST', Buffer.from('['.repeat(deep) + ']'.repeat(deep)), { authorization: basic, 'content-type': 'application/json' }), [400]],
+    ['API JSON nested 150,000 deep', () => rawRequest(`${base}${API}/minds`, 'POST', Buffer.from('['.repeat(150_000) + ']'.repeat(150_000)), json), [400]],
+    ['MCP JSON nested 150,000 deep', () => rawRequest(`${base}/mcp`, 'POST', Buffer.from('{"a":'.repeat(150_000) + '1' + '}'.repeat(150_000)), { ...json, accept: 'application/json, text/event-stream' }), [400]],
     ['MCP body over its limit', () => rawRequest(`${base}/mcp`, 'POST', big(6 * mb), { ...json, accept: 'application/json, text/event-stream' }), [413]],
     ['dashboard form over 64 kB', () => rawRequest(`${base}/minds`, 'POST', Buffer.from(`name=${'x'.repeat(70_000)}`), { cookie: c.sessions.get('B')?.cookie ?? '', 'content-type': 'application/x-www-form-urlencoded' }), [413]],
     ['upload declaring 60 MB', async () => ({ status: await declared(`${base}/uploads/${w.b.pendingArtifactId}${new URL(w.b.signedUrl).search}`, 'PUT', 60 * mb), text: '' }), [413]],

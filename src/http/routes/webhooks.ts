@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DomainError } from '../../kernel/errors.ts';
+import { checkJsonDepth, MAX_JSON_DEPTH, notJson } from '../../kernel/json-text.ts';
 import { authOf } from '../plugins/auth.ts';
 import { sendPage } from '../pagination.ts';
 import { PageQuery, WebhookEvent, WebhookReceived, errorResponses } from '../schemas.ts';
@@ -11,13 +12,15 @@ export const webhookReceiverRoutes =
   (s: Services, cfg: HttpSettings): FastifyPluginAsyncZod =>
   async (app) => {
     app.removeAllContentTypeParsers();
+    // Any JSON is kept as sent (a "__proto__" key too: it is stored as text), nested at most MAX_JSON_DEPTH levels, checked before parsing.
     app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: cfg.maxWebhookBytes }, (_req, body, done) => {
       try {
+        checkJsonDepth(body as string);
         JSON.parse(body as string);
-        done(null, body);
-      } catch {
-        done(new DomainError('invalid', 'invalid_json', 'The request body is not valid JSON.'));
+      } catch (err) {
+        return done(err instanceof DomainError ? err : notJson());
       }
+      done(null, body);
     });
     app.addContentTypeParser('*', (_req, _payload, done) =>
       done(new DomainError('unsupported_media_type', 'unsupported_media_type', 'Send the webhook body as Content-Type: application/json.')),
@@ -29,7 +32,7 @@ export const webhookReceiverRoutes =
         bodyLimit: cfg.maxWebhookBytes,
         schema: {
           tags: ['webhooks'],
-          summary: 'Inbound webhook: any JSON (at most 1 MB, nested at most 100 levels), HTTP Basic credentials, Pro tier',
+          summary: `Inbound webhook: any JSON (at most 1 MB, nested at most ${MAX_JSON_DEPTH} levels), HTTP Basic credentials, Pro tier`,
           response: { 200: WebhookReceived, ...errorResponses(400, 401, 403, 413, 415) },
         },
         // Credentials are checked before the body is read or parsed.
