@@ -9,6 +9,7 @@ import { suites } from './support/suites.ts';
 suites(import.meta.url, [
   'abuse.fuzz',
   'abuse.owasp',
+  'abuse.inputs',
   'api.rate-limits',
   'api.snapshots',
   'api.profile',
