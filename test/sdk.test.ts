@@ -100,13 +100,13 @@ describe('SDK against the service', () => {
 });
 
 describe('SDK retries', () => {
-  it('retries GET after 429 honouring Retry-After and after 503; never retries POST', async () => {
-    const hits: Array<{ method: string; at: number }> = [];
+  it('retries GET after 429 honouring Retry-After and after 503; never retries POST', async (t) => {
+    const hits: Array<{ method: string }> = [];
     const fake = http.createServer((req, res) => {
-      hits.push({ method: req.method ?? '', at: Date.now() });
+      hits.push({ method: req.method ?? '' });
       const n = hits.length;
       if (req.method === 'POST') return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"code":"busy","message":"Busy."}}');
-      if (n === 1) return void res.writeHead(429, { 'retry-after': '1', 'x-request-id': 'r1' }).end();
+      if (n === 1) return void res.writeHead(429, { 'retry-after': '1.5', 'x-request-id': 'r1' }).end();
       if (n === 2) return void res.writeHead(503).end('down');
       res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
     });
@@ -114,9 +114,19 @@ describe('SDK retries', () => {
     const base = `http://127.0.0.1:${(fake.address() as { port: number }).port}`;
     try {
       const c = new MindsimClient({ baseUrl: base, apiKey: 'k', retryBaseMs: 20 });
+      // The delays the client schedules, not the time that passes: each timer set, with how many requests the server had then.
+      const scheduled: Array<{ ms: number; afterHits: number }> = [];
+      const realSetTimeout = globalThis.setTimeout;
+      const timers = t.mock.method(globalThis, 'setTimeout', ((fn: () => void, ms?: number) => {
+        scheduled.push({ ms: ms ?? 0, afterHits: hits.length });
+        return realSetTimeout(fn, ms);
+      }) as typeof setTimeout);
       assert.deepEqual(await c.models.list(), []);
+      timers.mock.restore();
       assert.equal(hits.length, 3);
-      assert.ok(hits[1]!.at - hits[0]!.at >= 950, 'waited for Retry-After');
+      assert.ok(scheduled.some((x) => x.afterHits === 1 && x.ms === 1500), `slept Retry-After (1.5 s) after the 429: ${JSON.stringify(scheduled)}`);
+      // After the 503 (no Retry-After) the backoff: retryBaseMs doubled for the second retry, 20 to 40 ms with its jitter.
+      assert.ok(scheduled.some((x) => x.afterHits === 2 && x.ms >= 20 && x.ms <= 40), `backed off after the 503: ${JSON.stringify(scheduled)}`);
       hits.length = 0;
       const err = await c.minds.create('x').catch((e: unknown) => e);
       assert.ok(err instanceof ApiError && err.status === 503 && err.code === 'busy');
@@ -169,15 +179,21 @@ describe('SDK upload retries', () => {
 });
 
 describe('SDK wait', () => {
-  it('gives up with WaitTimeoutError when the snapshot does not end in time', async () => {
-    const fake = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"processing"}'));
+  // The test's own timeout is the deadline for a wait that never ends (25 times its 0.4 s); the reads are counted, not timed.
+  it('gives up with WaitTimeoutError when the snapshot does not end in time', { timeout: 10_000 }, async () => {
+    let reads = 0;
+    const fake = http.createServer((_req, res) => {
+      reads++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"processing"}');
+    });
     await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
     try {
       const c = new MindsimClient({ baseUrl: `http://127.0.0.1:${(fake.address() as { port: number }).port}`, apiKey: 'k' });
-      const t0 = Date.now();
       const err = await c.snapshots.wait('m', 's', { timeoutMs: 400, intervalMs: 50 }).catch((e: unknown) => e);
       assert.ok(err instanceof WaitTimeoutError && err.lastStatus === 'processing');
-      assert.ok(Date.now() - t0 < 2000);
+      // It polled (a second read needs only the first to take under 0.4 s) at its intervals, 50 ms growing by half:
+      // five reads fit in 0.4 s; a loop that ignored its intervals would read hundreds of times.
+      assert.ok(reads >= 2 && reads <= 8, `${reads} reads`);
     } finally {
       fake.close();
     }
