@@ -146,13 +146,15 @@ describe('mind-reasoner-pro with an LLM configured', () => {
     assert.equal(received.length, 2, 'one try and one retry (LLM_MAX_RETRIES=1)');
   });
 
-  it('a provider that does not answer in time is a 503 llm_unavailable', async () => {
+  // The provider never answers: only the service's time limit (LLM_TIMEOUT_MS, 3 s) ends the request. The test's own
+  // timeout, ten times that, is the deadline for a limit that does not fire; what is asserted is the outcome and the work.
+  it('a provider that does not answer in time is a 503 llm_unavailable', { timeout: 30_000 }, async () => {
     mode = 'hang';
-    const t0 = Date.now();
+    received.length = 0;
     const r = await failure(sdk.simulate({ mindId, scenario: { message: 'Coffee?' } }));
     assert.equal(r.status, 503, r.message);
     assert.equal(r.code, 'LLM_UNAVAILABLE');
-    assert.ok(Date.now() - t0 < 8000);
+    assert.equal(received.length, 1, 'one request, not retried once its time was up');
   });
 
   it('a provider that refuses connections is a 503 llm_unavailable; standard still answers offline', async () => {
