@@ -13,7 +13,22 @@ before(async () => {
 });
 after(() => srv.stop());
 
-it('SIGTERM during a long job exits soon and hands the job back; it completes after restart, its attempt not counted', async () => {
+/** The job of the snapshot and the snapshot's status, read from the data folder (the process has exited, or reads alongside). */
+function stored(id: string): { job: { state: string; attempts: number }; status: string } {
+  const db = new Database(path.join(srv.dataDir, 'mindsim.sqlite'), { readonly: true });
+  try {
+    const job = db.prepare('select state, attempts from jobs where payload like ?').get(`%${id}%`) as { state: string; attempts: number };
+    const { status } = db.prepare('select status from snapshots where id = ?').get(id) as { status: string };
+    return { job, status };
+  } finally {
+    db.close();
+  }
+}
+
+// The job takes seconds of work; the grace is 50 ms. "Exits soon" is asserted by order, not by a clock: the process has
+// exited before the job could finish (it is handed back, unfinished). The test's timeout is the deadline for a process
+// that never exits or a job that never completes: over ten times what the test takes on a busy machine.
+it('SIGTERM during a long job exits soon and hands the job back; it completes after restart, its attempt not counted', { timeout: 400_000 }, async () => {
   const api = client(srv.api, srv.apiKey);
   const mindId = (await api.post('/minds', { name: 'Sam Okafor' })).body.mind.id as string;
   const turns = sampleInterview();
@@ -33,21 +48,17 @@ it('SIGTERM during a long job exits soon and hands the job back; it completes af
     if (seen === 'completed') assert.fail('processing finished before the shutdown could happen');
     if (seen !== 'processing') await new Promise((r) => setTimeout(r, 5));
   }
-  const t0 = Date.now();
   await srv.stop('SIGTERM');
   assert.equal(srv.proc.exitCode, 0, srv.output());
-  assert.ok(Date.now() - t0 < 5000, `shutdown took ${Date.now() - t0} ms`);
   assert.match(srv.output(), /job released at shutdown/);
+  // Exited before the job's end: the job is queued again with its attempt given back, the snapshot not completed.
+  const atExit = stored(id);
+  assert.deepEqual(atExit.job, { state: 'queued', attempts: 0 });
+  assert.notEqual(atExit.status, 'completed');
 
   await srv.start();
-  const done = await waitForSnapshot(api, mindId, id, 60_000);
+  const done = await waitForSnapshot(api, mindId, id, 240_000);
   assert.equal(done.status, 'completed', JSON.stringify(done));
-  const db = new Database(path.join(srv.dataDir, 'mindsim.sqlite'), { readonly: true });
-  try {
-    const job = db.prepare('select state, attempts from jobs where payload like ?').get(`%${id}%`) as { state: string; attempts: number };
-    assert.deepEqual(job, { state: 'done', attempts: 1 });
-  } finally {
-    db.close();
-  }
+  assert.deepEqual(stored(id).job, { state: 'done', attempts: 1 });
 });
 
