@@ -131,12 +131,11 @@ export async function resourceLimits(c: WalkContext): Promise<string[]> {
     ['a 10,000-character fileName', () => rawRequest(`${base}${API}/minds/${w.b.mindId}/signed-url?fileName=${'a'.repeat(10_000)}`, 'GET', Buffer.alloc(0), bearer), [400]],
     ['2,000 query parameters', () => rawRequest(`${base}${API}/minds?${Array.from({ length: 2000 }, (_, i) => `p${i}=1`).join('&')}`, 'GET', Buffer.alloc(0), bearer), [200, 400]],
   ];
+  // The answer's status says which limit stopped the request; how fast is not asserted (a verdict never depends on the
+  // machine's speed). A request never answered is caught by the calling test's timeout.
   for (const [name, run, expected] of cases) {
-    const t0 = Date.now();
     const got = await run().catch((err: Error) => ({ status: 0, text: err.message }));
-    const ms = Date.now() - t0;
     if (!expected.includes(got.status)) out.push(`${name}: ${got.status} (expected ${expected.join(' or ')}) ${got.text.slice(0, 120)}`);
-    if (ms > 5000) out.push(`${name}: took ${ms} ms`);
     let body: unknown;
     try {
       body = JSON.parse(got.text);
