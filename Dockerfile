@@ -15,8 +15,6 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY . .
-# The word-vector table (src/memory/word-vectors.ts), built once into the image while node_modules is writable.
-RUN node src/cli/vectors.ts
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 8080

@@ -4,7 +4,7 @@
  * over sequential requests (one client, rotating short and long context-first scenarios), the
  * first request (which builds the retrieval indexes) apart, the API process's RSS growth for the
  * mind (memories + indexes), and the first simulate after a restart of the service (cold: memories
- * read from the database, indexes built, the word-vector table loaded).
+ * read from the database, the BM25 index built, the passage vectors loaded).
  * Used by bench/run.ts; `node --import tsx bench/mind-sizes.ts` runs it alone and prints the section.
  */
 import { client, type Client } from '../testkit/http.ts';
@@ -79,7 +79,7 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 /**
- * Makes sure the API process and its analysis thread have loaded the word-vector table before
+ * Makes sure the API process and its analysis thread have loaded wink-nlp and the sentence encoder before
  * the first size is measured (bench/run.ts has simulated before; a lone run has not), so the
  * first size's processing time and RSS growth are the mind's alone.
  */
@@ -113,7 +113,7 @@ export async function mindSizes(srv: TestServer): Promise<MindSizeRow[]> {
     all.sort((a, b) => a - b);
     long.sort((a, b) => a - b);
     // Cold: a new process over the same data folder; the first simulate reads the memories from the
-    // database, builds the lexical and semantic indexes and loads the word-vector table.
+    // database, builds the BM25 index and loads the passage vectors.
     await srv.stop();
     await srv.start();
     const coldMs = await timed(api, mindId, LONG_SCENARIOS[0] ?? '');
@@ -167,11 +167,11 @@ export function renderMindSizes(rows: readonly MindSizeRow[]): string[] {
     `file holds at most ~150,000 words and punctuation marks; "snapshot processing" is the sum over the files). ${REQUESTS} sequential POST /simulate`,
     `requests from one client after the first, over ${SCENARIOS.length} rotating scenarios: ${SHORT_SCENARIOS.length} short questions (one off-topic) and`,
     `${LONG_SCENARIOS.length} longer context-first ones (two or three sentences, the ask last, as users write them); "p50 long" is the`,
-    'p50 of those alone. Latency measured at the client, HTTP included, the hybrid (lexical + semantic) retrieval on.',
-    'The first simulate builds the retrieval indexes for the mind in a process that has already loaded the word-vector',
-    'table (then cached per set of snapshots). "Cold after restart": after the requests the service process is',
+    'p50 of those alone. Latency measured at the client, HTTP included, the learned search (sentence encoder + BM25) on.',
+    'The first simulate builds the BM25 index and loads the passage vectors for the mind in a process that has already loaded',
+    'the sentence encoder (then cached per set of snapshots). "Cold after restart": after the requests the service process is',
     'restarted over the same data folder and the first simulate on the mind (a long scenario) is timed: it reads the',
-    'memories from the database, builds the lexical and semantic indexes and loads the word-vector table. Memory per',
+    'memories from the database, builds the BM25 index and loads the passage vectors. Memory per',
     "mind (RSS growth) is the API process's resident memory after the requests minus before the first (memories,",
     'indexes, caches); the analysis thread lives in the same process, so its heap after processing the snapshot adds noise.',
     '',

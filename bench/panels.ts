@@ -56,7 +56,7 @@ export interface UnitTimes {
   inUnitsSeconds: number;
   /** The rest of each worker's time from the panel's creation to its end: storing, marking done, claiming, waiting. */
   betweenSeconds: number;
-  /** Each worker process's first unit (it loads the word vectors if nothing did before), the longest. */
+  /** Each worker process's first unit (it loads wink-nlp and the sentence encoder if nothing did before), the longest. */
   firstUnitMs: number;
   medianUnitMs: number;
   /** Per worker: how many units it answered. */
@@ -310,8 +310,9 @@ async function onPostgres(): Promise<{ runs: PanelRun[]; setups: SetupPhases[] }
 async function engineAlone(srv: TestServer, mindIds: readonly string[]): Promise<EngineAlone> {
   const ctx = await compose(loadConfig(srv.env));
   try {
-    preloadMindMemory('hybrid');
-    const engine = new GroundedEngine();
+    preloadMindMemory();
+    await ctx.searcher.warmUp();
+    const engine = new GroundedEngine(ctx.searcher);
     const questions = normalizeQuestions(panelQuestions(QUESTIONS));
     const { snapshots } = ctx.store.repos;
     let readSeconds = 0;
@@ -322,9 +323,10 @@ async function engineAlone(srv: TestServer, mindIds: readonly string[]): Promise
       let t0 = performance.now();
       const ids = (await snapshots.completedIds(mindId)).map((r) => r.id);
       const stored = await snapshots.memoriesOf(ids);
+      const passages = await ctx.store.repos.passages.of(ids);
       readSeconds += since(t0);
       t0 = performance.now();
-      const memory = MindMemory.build(ids.join(','), stored, 'hybrid');
+      const memory = MindMemory.build(ids.join(','), stored, passages, ctx.searcher.encoderId);
       buildSeconds += since(t0);
       t0 = performance.now();
       for (const question of questions) {
@@ -383,7 +385,7 @@ export function renderPanels(b: PanelBench): string[] {
     `Run: ${b.at} on ${os.cpus().length} × ${cpu}, ${Math.round(mb(os.totalmem()))} MiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}.`,
     'Produced by `npm run bench:panels` (bench/panels.ts, which writes this section; `npm run bench` runs it too). Set `TEST_DATABASE_URL` for the PostgreSQL rows.',
     '',
-    `A panel of ${b.minds} minds × ${b.questions} typed questions (${total.toLocaleString('en')} answers; ten each of single, multiple, likert, number and open, interleaved, a few on subjects nobody talks about), offline engine (\`${MODEL}\`), timed at the client from POST /panels until a GET (every ${POLL_MS} ms; each GET computes the results) sees it completed; "server" is the panel's own createdAt → finishedAt. Each mind is its own generated interview of ~${b.words.toLocaleString('en')} words (\`longInterview\` with a seed per mind, Teams VTT), built before the panels (setup, timed apart below). Each unit (one mind, every question) first builds its mind's memory (memories read, lexical and semantic indexes${b.minds > 32 ? `: ${b.minds} minds are more than the 32 sets a process keeps, so a panel after another builds them (nearly) all again` : ''}). Two panels in a row on each setup: the 1st is the first the processes answer (the worker's code not yet optimised by V8, and a fresh worker process loads wink-nlp and the word vectors in its first unit: the API process loads them at start, a worker-only process on first use); the 2nd asks the same minds the same questions on the same processes. Services as \`npm start\` runs them (LOG_LEVEL=warn, WORKER_POLL_MS=250, WORKER_CONCURRENCY=1 per process); on PostgreSQL the workers are started, idle, before their first panel. Peak RSS sampled every ${RSS_MS} ms during the panel; CPU is the process's user + system time during the panel (every thread). Every answer is read back afterwards and checked: each (mind, question) exactly once, every unit done, the results counting exactly the answers.`,
+    `A panel of ${b.minds} minds × ${b.questions} typed questions (${total.toLocaleString('en')} answers; ten each of single, multiple, likert, number and open, interleaved, a few on subjects nobody talks about), offline engine (\`${MODEL}\`), timed at the client from POST /panels until a GET (every ${POLL_MS} ms; each GET computes the results) sees it completed; "server" is the panel's own createdAt → finishedAt. Each mind is its own generated interview of ~${b.words.toLocaleString('en')} words (\`longInterview\` with a seed per mind, Teams VTT), built before the panels (setup, timed apart below). Each unit (one mind, every question) first builds its mind's memory (memories and passage vectors read, the BM25 index${b.minds > 32 ? `: ${b.minds} minds are more than the 32 sets a process keeps, so a panel after another builds them (nearly) all again` : ''}). Two panels in a row on each setup: the 1st is the first the processes answer (the worker's code not yet optimised by V8, and a fresh worker process loads wink-nlp and the sentence encoder in its first unit: the API process loads them at start, a worker-only process on first use); the 2nd asks the same minds the same questions on the same processes. Services as \`npm start\` runs them (LOG_LEVEL=warn, WORKER_POLL_MS=250, WORKER_CONCURRENCY=1 per process); on PostgreSQL the workers are started, idle, before their first panel. Peak RSS sampled every ${RSS_MS} ms during the panel; CPU is the process's user + system time during the panel (every thread). Every answer is read back afterwards and checked: each (mind, question) exactly once, every unit done, the results counting exactly the answers.`,
     '',
     `Baseline, same run, same minds: the engine alone in the benchmark process, one mind after another as one worker would (memories read from the SQLite database, indexed, every question answered; nothing queued, sent or stored), twice: ${b.engine.map(baseline).join('; ')}.`,
     '',
@@ -400,7 +402,7 @@ export function renderPanels(b: PanelBench): string[] {
     '',
     '"vs the engine alone": the baseline\'s pass of the same rank (first or second) over the panel\'s seconds; 100% would be the engine\'s work on one core with nothing around it.',
     '',
-    `Memory stays bounded: during a 2nd panel, on processes whose cache of memories is full, no process grew by more than ${Math.round(growth)} MiB; the growth during a 1st panel is that cache filling (and, in a worker process, wink-nlp and the word vectors loading: a worker process starts at ~160 MiB).`,
+    `Memory stays bounded: during a 2nd panel, on processes whose cache of memories is full, no process grew by more than ${Math.round(growth)} MiB; the growth during a 1st panel is that cache filling (and, in a worker process, wink-nlp and the sentence encoder loading).`,
     '',
     'Where the time goes, from the stored times: a unit runs from its job\'s claim until its answers are ready (reading the unit and the panel, building the memory, answering; the time is taken when the storing transaction starts); what lies between a worker\'s units is storing the answers and settling the panel, marking the job done, and claiming the next (and, before the first, a worker process\'s wait for its next poll).',
     '',

@@ -14,7 +14,7 @@ const timeoutMs = Number(process.env.BENCH_TIMEOUT_MS ?? config.analysisTimeoutM
 const filter = process.argv[2] ?? '';
 const pool = new AnalysisPool({ threads: 1, timeoutMs, maxMemoryMb: config.analysisMaxMemoryMb }, () => {});
 
-// Warm the thread (the word-vector table and pdf.js load when it starts).
+// Warm the thread (wink-nlp, the sentence encoder and pdf.js load when it starts).
 await pool.analyse({ bytes: new Uint8Array(Buffer.from('WEBVTT\n\n00:01.000 --> 00:02.000\nHello there, warm up.\n')), mindName: 'x', speaker: null });
 
 const rows: string[] = ['| file | route | size | generated in | analysis | outcome | expected |', '|---|---|---|---|---|---|---|'];

@@ -1,7 +1,7 @@
 /**
  * Snapshot processing time for a two-hour interview (~6,500 words) in each format, creation →
  * completed, measured on a service that has processed nothing yet: the first run of each format
- * is cold (the analysis thread loads the word-vector table, for the self-check's MindMemory, and
+ * is cold (the analysis thread loads the sentence encoder, for the passages and the self-check, and
  * pdf.js when it starts, which the first file may still wait for; the first DOCX is mammoth's first use).
  * Used by bench/run.ts; `node --import tsx bench/snapshots.ts` runs it alone and prints the section.
  */
@@ -57,7 +57,7 @@ export function renderSnapshotProcessing(r: SnapshotProcessing): string[] {
     '',
     `Measured from the snapshot's own \`createdAt\` to \`completedAt\` (${RUNS} runs each, the worker in the API process,`,
     'the formats alternating). The service has processed nothing before: the first run of each format is cold: the',
-    "analysis thread loads the word-vector table (for the snapshot's self-check) and pdf.js when it starts, which the",
+    "analysis thread loads the sentence encoder (for the passages and the self-check) and pdf.js when it starts, which the",
     "first file may still wait for; the first DOCX is mammoth's first use.",
     '',
     '| format | file size | median ms | all runs ms (first cold) |',

@@ -3,7 +3,7 @@
  * engine's answer (content F1 and discrimination). Every baseline that reads the question reads the
  * reworded one the engine is asked.
  */
-import { MemoryIndex } from '../src/memory/index.ts';
+import { Bm25Index } from '../src/memory/bm25.ts';
 import { contentF1, termsOf } from './metrics.ts';
 import type { Interview, QaPair } from './interviews.ts';
 
@@ -85,7 +85,7 @@ export function baselineTexts({ interview, heldOut, asked, all, random }: Baseli
   const hiddenTurns = new Set(heldOut.map((p) => p.turn));
   const keptPairs = interview.pairs.filter((p) => !hiddenTurns.has(p.turn));
   // Plain BM25 (k1 1.2, b 0.75) over the kept questions: the project's index with only the text field filled.
-  const keptQuestions = MemoryIndex.build(
+  const keptQuestions = Bm25Index.build(
     keptPairs.map((p, seq) => ({ snapshotId: '', seq, text: p.question, question: null, speaker: null, start: null, end: null, page: null })),
   );
   return heldOut.map((pair, i) => {

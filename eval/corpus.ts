@@ -13,7 +13,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { GroundedEngine } from '../src/engines/grounded.ts';
+import { answerFound } from '../src/engines/grounded.ts';
 import { USE_LITE } from '../src/memory/encoder/use-lite.ts';
 import { rankingParams } from '../src/memory/params/params.ts';
 import { readQuery } from '../src/memory/search/query.ts';
@@ -83,7 +83,6 @@ export async function evaluateCorpus(log: (line: string) => void = console.error
   const rocAuc = auroc(on, off);
 
   // Held-out answers: removed from the mind, then asked.
-  const engine = new GroundedEngine();
   const heldRows: Array<{ engine: number; typical: number; disc: number; typicalDisc: number; unknown: boolean }> = [];
   for (const p of people) {
     const step = Math.max(1, Math.floor(p.examples.length / HELD_OUT_PER_PERSON));
@@ -94,7 +93,7 @@ export async function evaluateCorpus(log: (line: string) => void = console.error
     const said = held.map((e) => {
       const query = readQuery(e.question);
       const found = searchMind(mind, { query, vectors: queryVectors(cache, query.ask, query.context) }, params);
-      const r = found ? engine.answerFound(mind, found, params.declineBelow) : null;
+      const r = found ? answerFound(mind, found, params.declineBelow) : null;
       return { saying: r && r.evidence.length > 0 ? r.analysis.saying : '', unknown: !r || r.evidence.length === 0 };
     });
     const real = held.map((e) => e.answer);

@@ -84,8 +84,7 @@ const CEILINGS = [
   'answers. The ranking\'s own ceiling is measured in the corpus section: its features fitted on the test queries',
   'themselves do no better than the fitted engine, while the right answer is among the first twenty for ~93% of',
   'questions: what is left is ranking among close passages, which a better encoder (or an adapter over this one, or an',
-  'LLM re-ranking the top twenty) would have to resolve. EVAL-CEILING.md is the same measurement for the earlier,',
-  'hand-tuned retrieval, kept for comparison.',
+  'LLM re-ranking the top twenty) would have to resolve.',
   '',
 ];
 

@@ -1,12 +1,11 @@
 /**
  * `npm run eval [dir] [--limit N] [--per N] [--formats vtt,docx,pdf] [--out EVAL.md] [--seed N]
- *   [--model NAME] [--scenarios DIR] [--no-heldout] [--no-scenarios] [--retrieval hybrid,lexical]`
+ *   [--model NAME] [--scenarios DIR] [--no-heldout] [--no-scenarios] [--no-corpus]`
  *
  * Held-out answer prediction and the scenario suite through the public API (see eval/report.ts
  * for the method). Starts the service in this process (testkit/service.ts) on a free port with a
- * fresh data folder, like the tests do, once per retrieval mode; the service inherits this
- * process's environment (LLM_* for mind-reasoner-pro) plus RETRIEVAL_MODE when --retrieval is
- * given. Interviews are read from ../shared/data/interviews/changelog next to the repository
+ * fresh data folder, like the tests do; the service inherits this process's environment (LLM_*
+ * for mind-reasoner-pro). Interviews are read from ../shared/data/interviews/changelog next to the repository
  * unless a folder is given; reports name folders relative to the repository.
  */
 import fs from 'node:fs';
@@ -21,12 +20,12 @@ import { CORPUS_SECTION, evaluateCorpus } from './corpus.ts';
 import { isDecline, loadScenarios, type Suite } from './scenarios.ts';
 
 const DEFAULT_SCENARIOS = path.resolve(ROOT, 'eval/scenarios');
-/** The label of a run without --retrieval: whatever the service defaults to. */
+/** The label of the run (the report can show several runs of the service side by side). */
 const DEFAULT_MODE = 'default';
 
 const USAGE = `usage: npm run eval -- [dir] [--limit N] [--per N] [--formats vtt,docx,pdf] [--out FILE] [--seed N]
   [--model mind-reasoner-standard|mind-reasoner-pro] [--scenarios DIR] [--no-heldout] [--no-scenarios]
-  [--retrieval MODE[,MODE…]] [--no-corpus]`;
+  [--no-corpus]`;
 
 function options(argv: string[]) {
   const { values, positionals } = parseArgs({
@@ -43,14 +42,12 @@ function options(argv: string[]) {
       'no-scenarios': { type: 'boolean', default: false },
       'no-heldout': { type: 'boolean', default: false },
       'no-corpus': { type: 'boolean', default: false },
-      retrieval: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   const formats = values.formats.split(',').map((f) => f.trim()).filter(Boolean);
   const unknown = formats.filter((f) => !(f in RENDER));
   if (unknown.length) throw new Error(`unknown format ${unknown.join(', ')} (known: ${Object.keys(RENDER).join(', ')})`);
-  const modes = values.retrieval ? values.retrieval.split(',').map((m) => m.trim()).filter(Boolean) : [];
   const number = (name: string, v: string) => {
     const n = Number(v);
     if (!Number.isFinite(n) || n < 1) throw new Error(`--${name} wants a positive number, not ${v}`);
@@ -69,7 +66,7 @@ function options(argv: string[]) {
     heldOut: !values['no-heldout'],
     scenarios: !values['no-scenarios'],
     corpus: !values['no-corpus'],
-    modes: modes.length ? modes : [DEFAULT_MODE],
+    modes: [DEFAULT_MODE],
   };
 }
 
@@ -108,7 +105,7 @@ async function main(): Promise<void> {
     let run;
     try {
       run = await runEngine({
-        env: mode === DEFAULT_MODE ? {} : { RETRIEVAL_MODE: mode },
+        env: {},
         model: opts.model,
         formats: opts.formats,
         heldOut: plan.sets,
@@ -117,7 +114,7 @@ async function main(): Promise<void> {
         isDecline,
       });
     } catch (err) {
-      // The main run must succeed; a further mode the service rejects (say, an unknown RETRIEVAL_MODE) is reported as failed.
+      // The main run must succeed; a further run that fails is reported as failed.
       if (n === 0) throw err;
       const error = (err as Error).message.split('\n').map((l) => l.trim()).filter(Boolean).slice(-1)[0] ?? 'failed';
       console.error(`retrieval mode ${mode} failed: ${(err as Error).message}`);

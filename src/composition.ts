@@ -69,7 +69,7 @@ export function analysisSettings(config: Config): AnalysisSettings {
 /** Adapters a caller brings instead of the ones compose makes (and then does not close). */
 export interface Adapters {
   /** Transcript analysis: an AnalysisPool of this process's own threads by default. */
-  analysis?: Pick<AnalysisPool, 'analyse' | 'embed'>;
+  analysis?: Pick<AnalysisPool, 'analyse' | 'embed' | 'selfCheck'>;
 }
 
 export async function compose(
@@ -99,7 +99,7 @@ export async function compose(
   const accounts = new AccountService(store.repos, rt, config.apiKeyCacheMs);
   const minds = new MindService(store, blobs, rt);
   // Snapshots processed before passage vectors were stored get theirs on first use (in this process, once).
-  const memories = new MindMemories(store, config.retrievalMode, searcher.encoderId, async (texts) => embedForStorage(await searcher.encoderNow(), texts));
+  const memories = new MindMemories(store, searcher.encoderId, async (texts) => embedForStorage(await searcher.encoderNow(), texts));
   minds.onDeleted(({ snapshotIds }) => memories.forget(snapshotIds));
   // Built before `services`: settleDirectUpload reaches the upload service through it, once both exist.
   const snapshots: SnapshotService = new SnapshotService(store, blobs, minds, rt, {
@@ -146,7 +146,7 @@ export async function compose(
     const worker = new Worker(
       store.queue,
       {
-        [PROCESS_SNAPSHOT]: new ProcessSnapshotJob(store, blobs, rt, log, { analyse: (task) => pool.analyse(task), embed: (texts) => pool.embed(texts) }, llm ? reflector(llm) : null, llm ? psychometricEstimator(llm) : null),
+        [PROCESS_SNAPSHOT]: new ProcessSnapshotJob(store, blobs, rt, log, { analyse: (task) => pool.analyse(task), embed: (texts) => pool.embed(texts), selfCheck: (memories, passages) => pool.selfCheck(memories, passages) }, llm ? reflector(llm) : null, llm ? psychometricEstimator(llm) : null),
         [RUN_SIMULATION]: new RunSimulationJob(services.simulation),
         [RUN_PANEL_UNIT]: new RunPanelUnitJob(new PanelRunner(store, engines, memories, rt, config.panelLlmConcurrency)),
       },

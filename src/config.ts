@@ -51,7 +51,6 @@ const ConfigSchema = z.object({
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
   USAGE_FLUSH_MS: z.coerce.number().int().min(10).default(5000),
-  RETRIEVAL_MODE: z.enum(['hybrid', 'lexical']).default('hybrid'),
   PANEL_MAX_ANSWERS: z.coerce.number().int().min(1).default(20_000),
   PANEL_LLM_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
 });
@@ -109,8 +108,6 @@ export interface Config {
   rateLimit: RateLimitSettings;
   /** How often the usage meter writes its in-memory counts to the database. */
   usageFlushMs: number;
-  /** Offline retrieval: BM25 with word vectors (hybrid) or BM25 alone (lexical, for comparison). */
-  retrievalMode: 'hybrid' | 'lexical';
 }
 
 export interface RateLimitSettings {
@@ -201,7 +198,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       redisUrl: c.REDIS_URL,
     },
     usageFlushMs: c.USAGE_FLUSH_MS,
-    retrievalMode: c.RETRIEVAL_MODE,
   };
 }
 

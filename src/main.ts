@@ -25,7 +25,7 @@ async function main(): Promise<void> {
       );
 
   if (app) {
-    // What the first simulate needs (wink-nlp, the word vectors) is loaded at start, not by it.
+    // What the first simulate needs (wink-nlp, the sentence encoder) is loaded at start, not by it.
     ctx.memories.warmUp();
     await ctx.searcher.warmUp();
     const owner = await ctx.services.accounts.ensureOwner();

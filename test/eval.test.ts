@@ -6,7 +6,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { fitRanker, rankBy, top3, type Query } from '../eval/ceiling-ranker.ts';
 import { interviewsDir, parseTurns, readInterviews } from '../eval/interviews.ts';
 import { loadQuestions, problems } from '../eval/panels/questions.ts';
 import { withSection, sectionOf, SECTION } from '../eval/panels/report.ts';
@@ -91,22 +90,6 @@ test("the panels section of EVAL.md is replaced in place and survives the fideli
   assert.doesNotMatch(twice, /first/);
   const inMiddle = withSection(report.replace('## Method', `${SECTION}\n\nold\n\n## Method`), `${SECTION}\n\nnew\n`);
   assert.match(inMiddle, /## Targets[\s\S]*new[\s\S]*## Method\n\nm/);
-});
-
-test('the ceiling re-ranker finds the signal that marks the right candidate, and ranks by it', () => {
-  // Five candidates per query in a noisy order; only the second feature tells the right one.
-  const queries: Query[] = Array.from({ length: 12 }, (_, q) => {
-    const right = (q * 3) % 5;
-    return {
-      group: `p${q % 3}`,
-      id: q,
-      x: Array.from({ length: 5 }, (_, c) => [((c * 7 + q) % 5) / 5, c === right ? 1 : 0.2 + ((c + q) % 3) / 10]),
-      gain: Array.from({ length: 5 }, (_, c) => (c === right ? 1 : 0)),
-    };
-  });
-  const w = fitRanker(queries, top3);
-  for (const q of queries) assert.equal(rankBy(q, w)[0], q.gain.indexOf(1));
-  assert.deepEqual(rankBy(queries[0]!, [0, 0]), [0, 1, 2, 3, 4], 'ties keep the engine order');
 });
 
 test('npm run eval: held-out answers with baselines and discrimination, the scenario suite, all three formats', async () => {

@@ -1,7 +1,7 @@
 /**
  * The in-process API suites (test/inproc/*.test.ts) in one test process: each file is its own
  * suite, with its own services, but the process starts once (the TypeScript loader, the modules,
- * the word vectors), which is most of what a small test file costs. Each file still runs alone:
+ * wink-nlp), which is most of what a small test file costs. Each file still runs alone:
  * `node --conditions=mindsim-source --test test/inproc/api.minds.test.ts`.
  */
 import { suites } from './support/suites.ts';

@@ -1,7 +1,7 @@
 /**
  * One analysis pool per test process (and per set of analysis settings), shared by the services
  * it runs in-process (testkit/service.ts, test/support/inproc.ts). Each service of its own would
- * start its own analysis thread, which loads wink-nlp and the word vectors and starts a PDF
+ * start its own analysis thread, which loads wink-nlp and the sentence encoder and starts a PDF
  * thread: about 1.2 s of CPU, more than most in-process test files take to run, and paid by
  * each of the thirty-odd files of an in-process group. The threads are the service's own
  * (src/jobs/analysis-pool.ts) with the service's settings; idle threads do not keep the process alive.
@@ -13,7 +13,7 @@ import { AnalysisPool } from '../src/jobs/analysis-pool.ts';
 const pools = new Map<string, AnalysisPool>();
 
 /** The analysis port of a test service: the process's pool for its settings, started by its first file. */
-export function sharedAnalysis(config: Config): Pick<AnalysisPool, 'analyse' | 'embed'> {
+export function sharedAnalysis(config: Config): Pick<AnalysisPool, 'analyse' | 'embed' | 'selfCheck'> {
   const settings = analysisSettings(config);
   const key = JSON.stringify(settings);
   const pool = (): AnalysisPool => {
@@ -25,5 +25,5 @@ export function sharedAnalysis(config: Config): Pick<AnalysisPool, 'analyse' | '
     }
     return p;
   };
-  return { analyse: (task) => pool().analyse(task), embed: (texts) => pool().embed(texts) };
+  return { analyse: (task) => pool().analyse(task), embed: (texts) => pool().embed(texts), selfCheck: (memories, passages) => pool().selfCheck(memories, passages) };
 }

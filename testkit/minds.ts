@@ -19,11 +19,12 @@ export const testEncoder = (): Promise<UseLiteEncoder> => (encoder ??= UseLiteEn
 /** A Searcher over the test process's encoder and the committed parameters. */
 export const testSearcher = (): Searcher => new Searcher(testEncoder, rankingParams());
 
-export async function embeddedMind(turns: readonly (Turn | Utterance)[], mindName: string, snapshotId = 'snap-1'): Promise<MindMemory> {
-  const utterances = turns.map((t) => ({ speaker: t.speaker ?? null, text: t.text }));
-  const bank = buildMemoryBank({ utterances, mindName });
+/** `speaker` names the person among the turns' speakers when their name is not `mindName`. */
+export async function embeddedMind(turns: readonly (Turn | Utterance)[], mindName: string, snapshotId = 'snap-1', speaker: string | null = null): Promise<MindMemory> {
+  const utterances: Utterance[] = turns.map((t) => ({ ...t, speaker: t.speaker ?? null }));
+  const bank = buildMemoryBank({ utterances, mindName, speaker });
   const memories: StoredMemory[] = bank.memories.map((m) => ({ ...m, snapshotId }));
   const { spans, texts } = passagesOf(bank.memories);
   const { encoder, vectors } = await embedForStorage(await testEncoder(), texts);
-  return MindMemory.build(`${mindName}:${snapshotId}`, memories, 'hybrid', [{ snapshotId, encoder, spans, vectors }], encoder);
+  return MindMemory.build(`${mindName}:${snapshotId}`, memories, [{ snapshotId, encoder, spans, vectors }], encoder);
 }

@@ -4,7 +4,7 @@
  */
 import { seededRandom } from '../src/memory/seeded-random.ts';
 import { passagesOf, type PassageSpan } from '../src/memory/build/passages.ts';
-import { splitScenario } from '../src/memory/scenario.ts';
+import { splitScenario } from '../src/memory/search/scenario.ts';
 import { readQuery } from '../src/memory/search/query.ts';
 import { CORPUS_DIR, corpusFiles, personEpisodes, type PersonEpisode, type QaExample, type Split } from './corpus.ts';
 

@@ -29,7 +29,7 @@ export function mindOf(person: Person, cache: EmbeddingCache, encoder: string, d
     kept.map(({ i }) => cache.get(person.passages[i] as string)),
     cache.dimensions,
   );
-  return MindMemory.build(`${person.file}:${person.person}`, memories, 'lexical', [{ snapshotId: CORPUS_SNAPSHOT, encoder, spans: kept.map(({ s }) => s), vectors }], encoder);
+  return MindMemory.build(`${person.file}:${person.person}`, memories, [{ snapshotId: CORPUS_SNAPSHOT, encoder, spans: kept.map(({ s }) => s), vectors }], encoder);
 }
 
 export function queryVectors(cache: EmbeddingCache, ask: string, context: string): QueryVectors {

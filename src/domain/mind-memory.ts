@@ -1,13 +1,13 @@
 /**
  * The one owner of a mind's memory per exact set of completed snapshots: its memories with
- * their lexical and semantic indexes (memory/mind-memory.ts), and its merged profile with the
+ * their BM25 index and passage vectors (memory/mind-memory.ts), and its merged profile with the
  * experts' reflections. Completed snapshots never change, so each set is loaded and indexed
  * once per process and shared by both engines, the profile route and the dashboard; a mind
  * with a new or deleted snapshot has a new set, hence a new entry.
  */
 import { LRUCache } from 'lru-cache';
 import type { EngineContext } from '../engines/types.ts';
-import { MindMemory, preloadMindMemory, type RetrievalMode } from '../memory/mind-memory.ts';
+import { MindMemory, preloadMindMemory } from '../memory/mind-memory.ts';
 import { mergeProfiles } from '../memory/profile-merge.ts';
 import type { StoredSnapshotProfile } from '../memory/profile-types.ts';
 import type { Store } from '../store/store.ts';
@@ -36,7 +36,6 @@ export class MindMemories {
   private readonly entries = new LRUCache<string, Entry>({ max: CAPACITY, ttl: IDLE_MS, updateAgeOnGet: true });
 
   private readonly store: Store;
-  private readonly mode: RetrievalMode;
   /** The encoder whose passage vectors the search uses (others are ignored: the mind answers without them). */
   private readonly encoder: string;
   private readonly embed: EmbedTexts | null;
@@ -44,21 +43,20 @@ export class MindMemories {
    * `embed` (the encoder, in this process) fills in the passage vectors of a snapshot that has none:
    * one processed before the service stored them, or by another encoder. Once, then stored.
    */
-  constructor(store: Store, mode: RetrievalMode = 'hybrid', encoder = '', embed: EmbedTexts | null = null) {
+  constructor(store: Store, encoder = '', embed: EmbedTexts | null = null) {
     this.store = store;
-    this.mode = mode;
     this.encoder = encoder;
     this.embed = embed;
     setInterval(() => this.entries.purgeStale(), 60_000).unref();
   }
 
   /**
-   * Loads wink-nlp and the word vectors (~0.5 s) now rather than on the first simulate: the API
-   * calls it at start (main.ts). Nothing else needs them in this thread, so a process that serves no
-   * simulate (the operator CLI, a worker process) never loads them.
+   * Loads wink-nlp now rather than on the first simulate: the API calls it at start (main.ts).
+   * Nothing else needs it in this thread, so a process that serves no simulate (the operator CLI, a
+   * worker process) never loads it.
    */
   warmUp(): void {
-    preloadMindMemory(this.mode);
+    preloadMindMemory();
   }
 
   /** Drops every set that holds one of these snapshots (their mind was deleted). */
@@ -103,7 +101,7 @@ export class MindMemories {
   private async loadMemory(snapshotIds: readonly string[]): Promise<MindMemory> {
     const [memories, stored] = await Promise.all([this.store.repos.snapshots.memoriesOf(snapshotIds), this.store.repos.passages.of(snapshotIds)]);
     // PassageVectors.over keeps the vectors of this.encoder only.
-    return MindMemory.build(snapshotIds.join(','), memories, this.mode, [...stored, ...(await this.backfill(snapshotIds, memories, stored))], this.encoder);
+    return MindMemory.build(snapshotIds.join(','), memories, [...stored, ...(await this.backfill(snapshotIds, memories, stored))], this.encoder);
   }
 
   /** Passage vectors for the snapshots that have none of this encoder: embedded now and stored, once. */

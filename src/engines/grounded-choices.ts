@@ -1,6 +1,7 @@
 /** single and multiple choice, offline (grounded-questions.ts): an option's support by what the person says of it and how they stand toward it. */
 import type { MindMemory } from '../memory/mind-memory.ts';
-import { wordsOfText, type PhraseMatcher, type QuestionPassages, type SentenceWord } from '../memory/question-evidence.ts';
+import { stemsOfText, type PhraseMatcher } from '../memory/answer/phrase-matcher.ts';
+import type { QuestionPassages } from '../memory/answer/question-passages.ts';
 import { isNegated, stanceParts } from '../memory/stance.ts';
 import { answered, noEvidence, readDocs, UNDECIDED_SAYING, type Prepared, type TypedThresholds } from './grounded-question-parts.ts';
 import type { Question, TypedAnswer } from './questions.ts';
@@ -14,6 +15,9 @@ interface Support {
   score: number;
   doc: number;
 }
+
+/** single: how clear a win is, from its margin over the next option: this at exactly `optionMargin` (or a tie the encoder broke), 1 at twice it. */
+const LEAST_CLARITY = 0.5;
 
 /** single/multiple: a sentence whose stance marks an option as set aside ("X instead of Y", "I never…") counts for Y this much. */
 const SET_ASIDE = 0.5;
@@ -47,6 +51,9 @@ function supportOf(mind: MindMemory, p: Prepared, found: QuestionPassages, t: Re
         if (joined > alone) consider(d, w * joined * Math.max(stanceToward(mind, d, o.matcher, p.evaluative), stanceToward(mind, d - 1, o.matcher, p.evaluative)));
         else if (alone > 0) consider(d, w * alone * stanceToward(mind, d, o.matcher, p.evaluative));
       }
+      // Said in no sentence read: the encoder may still be sure a passage means it (a paraphrase). A
+      // passage is the unit of meaning, so its best-weighted sentence stands for it, without a stance.
+      if (score === 0) for (const [d, w] of docs) if (w > score && o.matcher.meant(mind, found.passageOf.get(d))) consider(d, w);
     } else if (o.kind === 'yes' || o.kind === 'no') {
       for (const [d, w] of docs) if ((o.kind === 'no') === isNegated(mind.memories[d]?.text ?? '')) consider(d, w * (subject.get(d) ?? 0));
     }
@@ -64,16 +71,15 @@ function supportOf(mind: MindMemory, p: Prepared, found: QuestionPassages, t: Re
 /** A sentence that says what the person prefers or enjoys ("I'd rather…", "I love…", "without question"). */
 const PREFERS_RE = /\b(?:(?:I'd|I\s+would)\s+(?:much\s+)?rather|prefer\w*|I\s+(?:really\s+)?(?:love|enjoy|like)|favou?rite|without\s+(?:a\s+)?(?:question|doubt))\b/i;
 
-/** Per mind, each sentence's stance parts (memory/stance.ts) with their words, read once. */
-const partsCache = new WeakMap<MindMemory, Map<number, Array<{ words: SentenceWord[]; polarity: number }>>>();
+/** Per mind, each sentence's stance parts (memory/stance.ts) with their stems, read once. */
+const partsCache = new WeakMap<MindMemory, Map<number, Array<{ stems: ReadonlySet<string>; polarity: number }>>>();
 
-
-function partsOf(mind: MindMemory, doc: number): Array<{ words: SentenceWord[]; polarity: number }> {
+function partsOf(mind: MindMemory, doc: number): Array<{ stems: ReadonlySet<string>; polarity: number }> {
   let perMind = partsCache.get(mind);
   if (!perMind) partsCache.set(mind, (perMind = new Map()));
   let parts = perMind.get(doc);
   if (!parts) {
-    parts = stanceParts(mind.memories[doc]?.text ?? '').map((x) => ({ words: wordsOfText(x.text, mind.semantic !== null), polarity: x.polarity }));
+    parts = stanceParts(mind.memories[doc]?.text ?? '').map((x) => ({ stems: stemsOfText(x.text), polarity: x.polarity }));
     perMind.set(doc, parts);
   }
   return parts;
@@ -89,7 +95,7 @@ function stanceToward(mind: MindMemory, doc: number, matcher: PhraseMatcher, eva
   let preferred = 0;
   let setAside = 0;
   for (const part of partsOf(mind, doc)) {
-    const m = matcher.score(matcher.wordMatchesIn(part.words));
+    const m = matcher.score(matcher.wordMatchesIn(part.stems));
     if (part.polarity > 0) preferred = Math.max(preferred, m);
     else setAside = Math.max(setAside, m);
   }
@@ -109,8 +115,22 @@ export function choose(mind: MindMemory, q: Question, p: Prepared, found: Questi
     const clarity = chosen.reduce((s, c) => s + c.score, 0) / chosen.length;
     return answered(mind, found, best.doc, chosen.map((c) => c.text), null, found.confidence * Math.min(1, clarity + 0.2));
   }
-  const margin = best.score - (ranked[1]?.score ?? 0);
+  const second = ranked[1];
+  const margin = best.score - (second?.score ?? 0);
+  if (best.score >= t.optionSupport && margin < t.optionMargin && second) {
+    // Their words support two options alike: the encoder decides when it is sure the passages mean one and not the other.
+    const winner = meantAlone(mind, p, found, best, second);
+    if (winner) return answered(mind, found, winner.doc, [winner.text], null, found.confidence * LEAST_CLARITY);
+  }
   if (best.score < t.optionSupport || margin < t.optionMargin) return noEvidence(found.confidence * best.score * Math.min(1, margin / t.optionMargin), UNDECIDED_SAYING);
-  const clarity = Math.min(1, 0.5 + (0.5 * (margin - t.optionMargin)) / t.optionMargin);
+  const clarity = Math.min(1, LEAST_CLARITY * (1 + (margin - t.optionMargin) / t.optionMargin));
   return answered(mind, found, best.doc, [best.text], null, found.confidence * clarity);
+}
+
+/** Of two options their words support alike, the one the encoder is sure their passages mean while it is not sure of the other; else null. */
+function meantAlone(mind: MindMemory, p: Prepared, found: QuestionPassages, a: Support, b: Support): Support | null {
+  const matcher = (x: Support) => p.options.find((o) => o.text === x.text)?.matcher;
+  const means = (x: Support) => [a.doc, b.doc].some((d) => matcher(x)?.meant(mind, found.passageOf.get(d)) ?? false);
+  const [ma, mb] = [means(a), means(b)];
+  return ma && !mb ? a : mb && !ma ? b : null;
 }

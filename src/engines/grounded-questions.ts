@@ -2,13 +2,14 @@
  * Typed answers, offline (panels): a question's answer from the person's own words, or
  * `no_evidence` — never a guess.
  *
- * 1. Retrieval on the question, its options as context (memory/question-evidence.ts): the
- *    passages that bear on it, each sentence weighted, and the retrieval's confidence. Below
- *    `declineBelow` nothing they said bears on it: no_evidence.
+ * 1. The learned search on the question, its options as context (memory/answer/question-passages.ts):
+ *    the passages that bear on it, each sentence weighted by the ranking, and the calibrated
+ *    P(on-topic) and confidence. Below the fitted `declineBelow` nothing they said bears on it:
+ *    no_evidence.
  * 2. By type:
  *    - single: each option's support is its best sentence's weight × how well that sentence says
- *      the option (same words, or near in word-vector meaning; an option said across a sentence
- *      and the one before it in the same answer counts whole) × the sentence's stance toward it:
+ *      the option (same words, or its passage near the option in the encoder's meaning: OPTION_COSINE;
+ *      an option said across a sentence and the one before it in the same answer counts whole) × the sentence's stance toward it:
  *      halved when the option is what a contrast sets aside ("data instead of storytelling",
  *      "X rather than Y", "more X than Y", "not so much X as Y") or what a negation covers ("I
  *      never drink decaf"), and, for a question of preference, × 1.3 when the sentence says what
@@ -24,14 +25,20 @@
  *      ("how many years" → "two years"), within the scale's bounds; none → no_evidence.
  *    - open: the best passage.
  * 3. `saying` is the passage that decided, in their words; `evidence` the passages read, that one
- *    first; `confidence` the retrieval's confidence × how clearly the answer won.
+ *    first; `confidence` the search's calibrated confidence × how clearly the answer won.
  *
- * Per question (the same for every mind of a panel) the options' word vectors and the scale's
- * reading are prepared once and remembered. Deterministic.
+ * Per question (the same for every mind of a panel) the question's embedding, the options' encoder
+ * vectors (memory/search/searcher.ts) and the scale's reading are prepared once and remembered.
+ * Deterministic.
  */
+import { LRUCache } from 'lru-cache';
 import type { MindMemory } from '../memory/mind-memory.ts';
+import { PREPARED_QUERIES } from '../memory/tuning.ts';
 import { askedUnit, TIME_UNITS, type AskedUnit } from '../memory/numbers.ts';
-import { PhraseMatcher, questionPassages } from '../memory/question-evidence.ts';
+import { PhraseMatcher } from '../memory/answer/phrase-matcher.ts';
+import { questionPassages } from '../memory/answer/question-passages.ts';
+import type { SearchResult } from '../memory/search/search.ts';
+import type { RankingParams } from '../memory/params/params.ts';
 import { asksNegatively, labelsDescend } from '../memory/stance.ts';
 import { choose } from './grounded-choices.ts';
 import { answered, noEvidence, TYPED_THRESHOLDS, type Prepared, type TypedThresholds } from './grounded-question-parts.ts';
@@ -44,34 +51,46 @@ const YES = /^(yes|yeah|yep|true|agree)$/i;
 const NO = /^(no|nope|false|disagree|never)$/i;
 const BOTH = /^(both|all of (the|these|them)( above)?|all (three|of them))$/i;
 
-const preparedCache = new Map<string, Prepared>();
-const PREPARED_CACHE = 1000;
+const preparedCache = new LRUCache<string, Prepared>({ max: PREPARED_QUERIES });
 
-/** The question read once (its options' vectors, its unit, its scale's direction), remembered by content. */
-function prepare(q: Question): Prepared {
-  const key = JSON.stringify([q.type, q.text, q.options ?? [], q.scale ?? null]);
+/** The options that are words (not yes/no/both): these are searched as the question's context. */
+export const wordOptions = (q: Question): string[] => (q.options ?? []).filter((o) => optionKind(o) === 'words');
+
+/** The phrases of a question the encoder embeds (once per question): its word options, then (for a number) its subject. */
+export const questionPhrases = (q: Question): string[] => [...wordOptions(q).map((o) => o.trim()), ...(q.type === 'number' ? [topicOf(q.text, askedUnit(q.text))] : [])];
+
+const optionKind = (text: string): 'yes' | 'no' | 'both' | 'words' => {
+  const t = text.trim();
+  return YES.test(t) ? 'yes' : NO.test(t) ? 'no' : BOTH.test(t) ? 'both' : 'words';
+};
+
+/**
+ * The question read once (its options' matchers, its unit, its scale's direction), remembered by
+ * content; `vectors` are the encoder's vectors of its `questionPhrases`, in order.
+ */
+function prepare(q: Question, vectors: readonly Float32Array[] = []): Prepared {
+  const key = JSON.stringify([q.type, q.text, q.options ?? [], q.scale ?? null, vectors.length]);
   const cached = preparedCache.get(key);
   if (cached) return cached;
+  let k = 0;
   const options = (q.options ?? []).map((text) => {
-    const t = text.trim();
-    const kind = YES.test(t) ? 'yes' : NO.test(t) ? 'no' : BOTH.test(t) ? 'both' : 'words';
-    return { text, kind, matcher: new PhraseMatcher(kind === 'words' ? t : '') } as const;
+    const kind = optionKind(text);
+    return { text, kind, matcher: new PhraseMatcher(kind === 'words' ? text.trim() : '', kind === 'words' ? (vectors[k++] ?? null) : null) } as const;
   });
-  const listed = options.filter((o) => o.kind === 'words').map((o) => o.text);
+  const listed = wordOptions(q);
   const unit = askedUnit(q.text);
   const prepared: Prepared = {
-    // The options are the context, the question the ask (memory/scenario.ts).
+    // The options are the context, the question the ask (memory/search/scenario.ts).
     scenario: listed.length > 0 && (q.type === 'single' || q.type === 'multiple') ? `${listed.join(', ')}. ${q.text}` : q.text,
     subject: new PhraseMatcher(q.text),
     options,
     unit,
     unitMatchers: unit.words.slice(0, 1).map((w) => new PhraseMatcher(w)),
-    topic: new PhraseMatcher(topicOf(q.text, unit)),
+    topic: new PhraseMatcher(topicOf(q.text, unit), vectors[listed.length] ?? null),
     descending: labelsDescend(q.scale?.labels),
     negative: asksNegatively(q.text),
     evaluative: EVALUATIVE_RE.test(q.text),
   };
-  if (preparedCache.size >= PREPARED_CACHE) preparedCache.clear();
   preparedCache.set(key, prepared);
   return prepared;
 }
@@ -88,11 +107,23 @@ function topicOf(text: string, unit: AskedUnit): string {
   return text.replace(FRAMING_RE, ' ').replace(new RegExp(`\\b(?:${units.join('|')})\\b`, 'gi'), ' ');
 }
 
-/** The answer of `mind` to a typed question. */
-export function answerTyped(mind: MindMemory, question: Question, t: Readonly<TypedThresholds> = TYPED_THRESHOLDS): TypedAnswer {
-  const p = prepare(question);
-  const found = questionPassages(mind, p.scenario);
-  if (found.passages.length === 0 || found.confidence < t.declineBelow) return noEvidence(Math.min(found.confidence, t.declineBelow));
+/**
+ * The answer of `mind` to a typed question, from the search on `questionScenario(question)` (null
+ * when the mind has no passages), the encoder's vectors of its `questionPhrases`, and the fitted
+ * parameters (the ranking's weights; the P(on-topic) under which it declines).
+ */
+export function answerTyped(
+  mind: MindMemory,
+  question: Question,
+  search: SearchResult | null,
+  phraseVectors: readonly Float32Array[],
+  params: Pick<RankingParams, 'ranking' | 'declineBelow'>,
+  t: Readonly<TypedThresholds> = TYPED_THRESHOLDS,
+): TypedAnswer {
+  const p = prepare(question, phraseVectors);
+  if (!search) return noEvidence(0);
+  const found = questionPassages(mind, search, params);
+  if (found.passages.length === 0 || found.onTopic < params.declineBelow) return noEvidence(found.confidence);
   switch (question.type) {
     case 'single':
     case 'multiple':
@@ -106,5 +137,5 @@ export function answerTyped(mind: MindMemory, question: Question, t: Readonly<Ty
   }
 }
 
-/** The text retrieval searches for a question: the question as the ask, its options (not yes/no/both) as context. */
+/** The text the search looks for on a question: the question as the ask, its options (not yes/no/both) as context. */
 export const questionScenario = (q: Question): string => prepare(q).scenario;

@@ -1,7 +1,8 @@
 /** likert and number questions, offline (grounded-questions.ts): the stance of the sentences that address the question, and the numbers stated. */
 import type { MindMemory } from '../memory/mind-memory.ts';
 import { statedNumbers, TIME_UNITS, type StatedNumber } from '../memory/numbers.ts';
-import { PhraseMatcher, type QuestionPassages } from '../memory/question-evidence.ts';
+import { PhraseMatcher } from '../memory/answer/phrase-matcher.ts';
+import type { QuestionPassages } from '../memory/answer/question-passages.ts';
 import { sentenceSentiment } from '../memory/stance.ts';
 import { answered, noEvidence, readDocs, UNDECIDED_SAYING, type Prepared, type TypedThresholds } from './grounded-question-parts.ts';
 import type { Question, TypedAnswer } from './questions.ts';
@@ -12,12 +13,8 @@ const ADDRESSES = 0.5;
 /** likert: sentiment (mostly within ±0.5 for spoken sentences) × this spans the scale. */
 const LIKERT_GAIN = 3;
 
-/** number: the sentence says at least this much of the question's subject words. */
+/** number: the sentence says at least this much of the question's subject words (or its passage means the subject: OPTION_COSINE). */
 const NUMBER_TOPIC = 0.5;
-
-/** number: a unit word this near the asked one in meaning counts ("employees" for "people"). */
-const UNIT_COSINE = 0.6;
-
 
 export function likert(mind: MindMemory, q: Question, p: Prepared, found: QuestionPassages, t: Readonly<TypedThresholds>): TypedAnswer {
   const scale = q.scale ?? { min: 1, max: 5 };
@@ -55,18 +52,12 @@ function fits(n: StatedNumber, p: Prepared, text: string): boolean {
   if (p.unitMatchers.length > 0) {
     if (!unit) return false;
     const probe = new PhraseMatcher(n.after.slice(0, 2).join(' '));
-    return p.unitMatchers.some((m) => probe.words.some((w) => m.words.some((v) => v.stem === w.stem || (!!v.vector && !!w.vector && cos(v.vector, w.vector) >= UNIT_COSINE))));
+    return p.unitMatchers.some((m) => probe.stems.some((w) => m.stems.includes(w)));
   }
   if (u.duration) return unit !== undefined && TIME_UNITS.includes(unit);
   return !YEAR_LIKE(n);
 }
 
-
-function cos(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let d = 0; d < a.length; d++) s += a[d]! * b[d]!;
-  return s;
-}
 
 
 export function numberAnswer(mind: MindMemory, q: Question, p: Prepared, found: QuestionPassages): TypedAnswer {
@@ -74,7 +65,7 @@ export function numberAnswer(mind: MindMemory, q: Question, p: Prepared, found: 
   const max = q.scale?.max ?? Infinity;
   for (const [d, w] of readDocs(found)) {
     // The sentence must speak of what is asked (not only name a unit): "married" for "How many years have you been married?".
-    if (!p.topic.empty && p.topic.match(mind, d) < NUMBER_TOPIC) continue;
+    if (!p.topic.empty && p.topic.match(mind, d) < NUMBER_TOPIC && !p.topic.meant(mind, found.passageOf.get(d))) continue;
     const text = mind.memories[d]?.text ?? '';
     const n = statedNumbers(text).find((x) => x.value >= min && x.value <= max && fits(x, p, text));
     if (n) return answered(mind, found, d, [], n.value, found.confidence * (0.6 + 0.4 * w));

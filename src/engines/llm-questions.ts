@@ -1,5 +1,5 @@
 /**
- * Typed answers through the LLM (mind-reasoner-pro, panels): the offline retrieval's passages for
+ * Typed answers through the LLM (mind-reasoner-pro, panels): the learned search's passages for
  * the question (as `answerTyped` searches it), numbered in the prompt, and a structured answer
  * whose zod schema is built per question, so the provider is constrained to the allowed answers:
  *
@@ -16,7 +16,9 @@
 import { z } from 'zod';
 import { DomainError } from '../kernel/errors.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
-import { passageOf, relevanceOf, retrieve } from '../memory/retrieval.ts';
+import { answerPassages, docRelevance } from '../memory/answer/passages.ts';
+import type { Searcher } from '../memory/search/searcher.ts';
+import { PROMPT_PASSAGES as PASSAGES, RUNNER_UP_WORDS as PASSAGE_WORDS } from '../memory/tuning.ts';
 import { passageEvidence, round3 } from './evidence.ts';
 import { NO_EVIDENCE_SAYING, questionScenario } from './grounded-questions.ts';
 import { profileBrief } from './llm-prompt.ts';
@@ -25,9 +27,6 @@ import { questionPrompt, questionSystem } from './llm-question-prompt.ts';
 import type { Question, QuestionInput, TypedAnswer } from './questions.ts';
 
 export const NO_EVIDENCE = 'no_evidence';
-/** Passages of the offline retrieval given to the model, and their length in words. */
-const PASSAGES = 5;
-const PASSAGE_WORDS = 120;
 /** The saying when the model's reply was not one of the allowed answers. */
 export const UNFIT_SAYING = 'The model did not give one of the allowed answers.';
 
@@ -106,11 +105,11 @@ export function mapReply(q: Question, r: Reply): { choices: string[]; value: num
   }
 }
 
-export async function answerWithLlm(llm: LlmClient, input: QuestionInput): Promise<TypedAnswer> {
+export async function answerWithLlm(llm: LlmClient, searcher: Searcher, input: QuestionInput): Promise<TypedAnswer> {
   const mind: MindMemory = input.memory;
   const q = input.question;
-  const retrieval = retrieve(mind, questionScenario(q));
-  const passages = retrieval.answers.slice(0, PASSAGES).map((a) => passageOf(mind, a, PASSAGE_WORDS));
+  const found = await searcher.search(mind, questionScenario(q));
+  const passages = found ? answerPassages(mind, found.ranking, PASSAGES, PASSAGE_WORDS) : [];
   const texts = passages.map((docs) => mind.memoriesAt(docs).map((m) => m.text).join(' '));
   const profile = input.context ? profileBrief(input.context.profile) : '(none)';
   let reply: Reply;
@@ -122,7 +121,7 @@ export async function answerWithLlm(llm: LlmClient, input: QuestionInput): Promi
   }
   const mapped = mapReply(q, reply);
   if (!mapped) return declined(reply.saying, reply.confidence);
-  const relevance = new Map(retrieval.ranked.map((r) => [r.doc, relevanceOf(r)]));
+  const relevance = found ? docRelevance(found.ranking) : new Map<number, number>();
   const used = [...new Set(reply.passages)].filter((i) => Number.isInteger(i) && i >= 0 && i < passages.length);
   const evidence = (used.length > 0 ? used : passages.length > 0 ? [0] : []).map((i) => passageEvidence(mind, relevance, passages[i] ?? []));
   return { status: 'answered', ...mapped, saying: reply.saying, confidence: round3(Math.min(1, Math.max(0, reply.confidence))), evidence };

@@ -1,6 +1,7 @@
 /**
  * mind-reasoner-pro: an LLM answers from the person's profile, the experts' reflections, the
- * passages the offline retrieval picked for the scenario (memory/retrieval.ts), and the rest of
+ * passages the learned search picked for the scenario (memory/search, as the offline engine quotes
+ * them), and the rest of
  * their statements — the whole transcript when it fits the context budget (LLM_CONTEXT_WORDS),
  * else the whole answers those passages come from.
  * The answer is a zod-validated object; `evidence` lists the passages it was pointed to.
@@ -9,7 +10,6 @@ import { z } from 'zod';
 import { passageEvidence, round3 } from './evidence.ts';
 import type { StoredMemory } from '../memory/types.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
-import { passageOf, relevanceOf, retrieve } from '../memory/retrieval.ts';
 import { answerPassages, docRelevance } from '../memory/answer/passages.ts';
 import type { Searcher } from '../memory/search/searcher.ts';
 import { PROMPT_PASSAGES as PASSAGES, RUNNER_UP_WORDS as PASSAGE_WORDS } from '../memory/tuning.ts';
@@ -31,9 +31,9 @@ export class LlmEngine implements Engine {
   readonly wantsContext = true;
 
   private readonly llm: LlmClient;
-  private readonly searcher: Searcher | null;
-  /** With a Searcher, the prompt's passages are the learned search's best answers (as the offline engine quotes). */
-  constructor(llm: LlmClient, searcher: Searcher | null = null) {
+  private readonly searcher: Searcher;
+  /** The prompt's passages are the learned search's best answers (as the offline engine quotes them). */
+  constructor(llm: LlmClient, searcher: Searcher) {
     this.llm = llm;
     this.searcher = searcher;
   }
@@ -68,18 +68,14 @@ export class LlmEngine implements Engine {
 
   /** A typed question (panels): the retrieval's passages and an answer constrained to the question's options (llm-questions.ts). */
   answerQuestion(input: QuestionInput): Promise<TypedAnswer> {
-    return answerWithLlm(this.llm, input);
+    return answerWithLlm(this.llm, this.searcher, input);
   }
 
   /** The passages that lead the prompt, with each doc's relevance for the evidence. */
   private async passages(mind: MindMemory, input: SimulationInput): Promise<{ passages: number[][]; relevance: Map<number, number> }> {
-    const found = this.searcher ? await this.searcher.search(mind, input.scenario, userMessages(input.history)) : null;
-    if (found) return { passages: answerPassages(mind, found.ranking, PASSAGES, PASSAGE_WORDS), relevance: docRelevance(found.ranking) };
-    const retrieval = retrieve(mind, input.scenario, userMessages(input.history));
-    return {
-      passages: retrieval.answers.slice(0, PASSAGES).map((a) => passageOf(mind, a, PASSAGE_WORDS)),
-      relevance: new Map(retrieval.ranked.map((r) => [r.doc, relevanceOf(r)])),
-    };
+    const found = await this.searcher.search(mind, input.scenario, userMessages(input.history));
+    if (!found) return { passages: [], relevance: new Map() };
+    return { passages: answerPassages(mind, found.ranking, PASSAGES, PASSAGE_WORDS), relevance: docRelevance(found.ranking) };
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Piscina } from 'piscina';
-import type { AnalysisResult, AnalysisTask, EmbeddedTexts } from './transcript-analysis.ts';
+import type { AnalysisResult, AnalysisTask, EmbeddedPassages, EmbeddedTexts, Fidelity } from './transcript-analysis.ts';
+import type { Memory } from '../memory/types.ts';
 
 /**
  * The backstop on embedding a snapshot's passages: the analysis time limit plus this much per word.
@@ -7,6 +8,11 @@ import type { AnalysisResult, AnalysisTask, EmbeddedTexts } from './transcript-a
  * thread reaches it.
  */
 export const EMBED_MS_PER_WORD = 5;
+
+interface SelfCheckTask {
+  memories: Memory[];
+  passages: EmbeddedPassages;
+}
 
 export interface AnalysisSettings {
   threads: number;
@@ -18,8 +24,8 @@ export interface AnalysisSettings {
 
 /** Transcript analysis, isolated in worker threads with a memory cap and a time limit. */
 export class AnalysisPool {
-  /** Runs `analyse` (the default export) and `embed` of transcript-analysis.ts. */
-  private readonly pool: Piscina<AnalysisTask | { texts: string[] }, AnalysisResult | EmbeddedTexts>;
+  /** Runs `analyse` (the default export), `embed` and `selfCheck` of transcript-analysis.ts. */
+  private readonly pool: Piscina<AnalysisTask | { texts: string[] } | SelfCheckTask, AnalysisResult | EmbeddedTexts | Fidelity | null>;
 
   private readonly settings: AnalysisSettings;
   constructor(settings: AnalysisSettings, onThreadError: (err: unknown) => void = () => {}) {
@@ -62,6 +68,11 @@ export class AnalysisPool {
   async embed(texts: string[]): Promise<EmbeddedTexts> {
     const words = texts.reduce((n, t) => n + t.split(' ').length, 0);
     return (await this.pool.run({ texts }, { name: 'embed', signal: AbortSignal.timeout(this.settings.timeoutMs + words * EMBED_MS_PER_WORD) })) as EmbeddedTexts;
+  }
+
+  /** The snapshot's self-check over its embedded passages, in a thread of the pool, within the analysis time limit. */
+  async selfCheck(memories: Memory[], passages: EmbeddedPassages): Promise<Fidelity | null> {
+    return (await this.pool.run({ memories, passages }, { name: 'selfCheck', signal: AbortSignal.timeout(this.settings.timeoutMs) })) as Fidelity | null;
   }
 
   close(): Promise<void> {

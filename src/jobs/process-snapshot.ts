@@ -5,7 +5,8 @@ import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { Store } from '../store/store.ts';
 import type { Reflect } from '../engines/llm-reflections.ts';
 import type { EstimatePsychometrics, PsychometricEstimates } from '../engines/llm-psychometrics.ts';
-import type { AnalysisResult, AnalysisTask, EmbeddedTexts } from './transcript-analysis.ts';
+import type { AnalysisResult, AnalysisTask, EmbeddedPassages, EmbeddedTexts, Fidelity } from './transcript-analysis.ts';
+import type { Memory } from '../memory/types.ts';
 import type { JobHandler } from './worker.ts';
 
 const Payload = z.object({ snapshotId: z.string() });
@@ -31,6 +32,7 @@ export class ProcessSnapshotJob implements JobHandler {
   private readonly log: Logger;
   private readonly analyse: (task: AnalysisTask) => Promise<AnalysisResult>;
   private readonly embed: (texts: string[]) => Promise<EmbeddedTexts>;
+  private readonly selfCheck: (memories: Memory[], passages: EmbeddedPassages) => Promise<Fidelity | null>;
   private readonly reflect: Reflect | null;
   private readonly estimate: EstimatePsychometrics | null;
   constructor(
@@ -38,7 +40,11 @@ export class ProcessSnapshotJob implements JobHandler {
     blobs: BlobStore,
     rt: Runtime,
     log: Logger,
-    analysis: { analyse: (task: AnalysisTask) => Promise<AnalysisResult>; embed: (texts: string[]) => Promise<EmbeddedTexts> },
+    analysis: {
+      analyse: (task: AnalysisTask) => Promise<AnalysisResult>;
+      embed: (texts: string[]) => Promise<EmbeddedTexts>;
+      selfCheck: (memories: Memory[], passages: EmbeddedPassages) => Promise<Fidelity | null>;
+    },
     reflect: Reflect | null = null,
     estimate: EstimatePsychometrics | null = null,
   ) {
@@ -48,6 +54,7 @@ export class ProcessSnapshotJob implements JobHandler {
     this.log = log;
     this.analyse = analysis.analyse;
     this.embed = analysis.embed;
+    this.selfCheck = analysis.selfCheck;
     this.reflect = reflect;
     this.estimate = estimate;
   }
@@ -79,6 +86,7 @@ export class ProcessSnapshotJob implements JobHandler {
     const { format, person, memories } = result;
     // The passages' vectors (the sentence encoder, in an analysis thread): what search ranks, never recomputed at query time.
     const embedded = await this.embed(result.passages.texts);
+    const fidelity = await this.checkFidelity(snap.id, memories, { encoder: embedded.encoder, spans: result.passages.spans, vectors: embedded.vectors });
     const reflected = await this.reflections(snap.id, mind.name, result);
     const estimated = await this.estimates(snap.id, mind.name, result, reflected.ok ? reflected.reflections : []);
     const now = iso(this.rt.now());
@@ -87,7 +95,7 @@ export class ProcessSnapshotJob implements JobHandler {
       person,
       memoryCount: memories.length,
       tokenCount: result.profile.style.words,
-      fidelity: result.fidelity,
+      fidelity,
       reflectionsError: reflected.ok ? null : reflected.error,
     };
     const completed = await this.store.transaction(async ({ repos }) => {
@@ -128,6 +136,19 @@ export class ProcessSnapshotJob implements JobHandler {
       { snapshotId: snap.id, format, memories: memories.length, ms: Math.round(performance.now() - t0) },
       'snapshot completed',
     );
+  }
+
+  /**
+   * The self-check (a quality figure shown with the snapshot, not what makes it usable): a check
+   * that fails or runs out of time leaves it null, and the snapshot completes.
+   */
+  private async checkFidelity(snapshotId: string, memories: Memory[], passages: EmbeddedPassages): Promise<Fidelity | null> {
+    try {
+      return await this.selfCheck(memories, passages);
+    } catch (err) {
+      this.log.warn({ snapshotId, err: err instanceof Error ? err.message : String(err) }, 'self-check failed; completing without it');
+      return null;
+    }
   }
 
   /** The expert reflections, or why there are none (null error: no LLM configured). */

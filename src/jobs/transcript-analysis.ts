@@ -5,24 +5,25 @@ import { wink } from '../memory/sentences.ts';
 import type { Memory } from '../memory/types.ts';
 import { profileWithSentiments } from '../memory/profile.ts';
 import type { SnapshotProfile } from '../memory/profile-types.ts';
-import { fidelityCheck, type Fidelity } from '../engines/fidelity-check.ts';
-import { wordVectors } from '../memory/word-vectors.ts';
+import { fidelityCheck, type EmbeddedPassages, type Fidelity } from '../engines/fidelity-check.ts';
 import { startPdfThread } from '../ingest/pdf.ts';
 import { boundedTurns, transcriptTurns, type TranscriptTurn } from '../memory/transcript-turns.ts';
 import { tallyMarkers, type SnapshotMarkers } from '../memory/linguistic-markers.ts';
 import { embedForStorage, passagesOf, type EmbeddedTexts, type PassageSpan } from '../memory/build/passages.ts';
 import { UseLiteEncoder } from '../memory/encoder/use-lite.ts';
+import { rankingParams } from '../memory/params/params.ts';
+import { Searcher } from '../memory/search/searcher.ts';
 
 export type { EmbeddedTexts } from '../memory/build/passages.ts';
 
 // Loaded when the thread starts (the pool keeps one thread up), not during the first snapshot:
-// wink-nlp, the word-vector table (the snapshot's self-check builds a MindMemory) and the PDF thread with pdf.js.
+// wink-nlp and the PDF thread with pdf.js.
 wink();
-wordVectors();
 startPdfThread();
-// The sentence encoder (TF.js wasm and the USE lite weights from node_modules), for `embed`.
+// The sentence encoder (TF.js wasm and the USE lite weights from node_modules), for `embed` and `selfCheck`.
 const encoder = UseLiteEncoder.load();
 encoder.catch(() => undefined); // reported by the first `embed` that needs it
+const searcher = new Searcher(() => encoder, rankingParams());
 
 /** What a worker thread is asked: the file's bytes and who the person is. */
 export interface AnalysisTask {
@@ -39,8 +40,6 @@ export type AnalysisResult =
       memories: Memory[];
       /** The persona profile (memory bank summary) of the snapshot. */
       profile: SnapshotProfile;
-      /** Leave-some-out self-check, null with fewer than MIN_FIDELITY_PAIRS Q/A pairs. */
-      fidelity: Fidelity | null;
       /** The parsed turns kept with the snapshot (bounded: `truncated` when some were left out). */
       turns: TranscriptTurn[];
       truncated: boolean;
@@ -52,7 +51,7 @@ export type AnalysisResult =
   | { ok: false; code: string; message: string };
 
 /**
- * Parses a transcript and builds its memory bank, persona profile and fidelity self-check. Runs in a worker thread (see analysis-pool.ts):
+ * Parses a transcript and builds its memory bank and persona profile. Runs in a worker thread (see analysis-pool.ts):
  * hostile files, heavy parsing and the PDF library's global polyfills stay out of the API's thread.
  */
 export default async function analyse(task: AnalysisTask): Promise<AnalysisResult> {
@@ -65,11 +64,10 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisResul
       return { ok: false, code: 'empty_transcript', message: `No words of ${who} were found in the transcript.` };
     }
     const { profile, sentiments } = profileWithSentiments(bank.memories);
-    const fidelity = fidelityCheck(bank.memories);
     const turns = transcriptTurns(transcript.utterances, bank.person);
     const markers = tallyMarkers(turns, bank.memories, sentiments);
     const passages = passagesOf(bank.memories);
-    return { ok: true, format: transcript.format, person: bank.person, memories: bank.memories, profile, fidelity, ...boundedTurns(turns), markers, passages };
+    return { ok: true, format: transcript.format, person: bank.person, memories: bank.memories, profile, ...boundedTurns(turns), markers, passages };
   } catch (err) {
     if (err instanceof IngestError) return { ok: false, code: err.code, message: err.message };
     throw err;
@@ -79,4 +77,14 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisResul
 /** The sentence encoder's vectors of some texts (a snapshot's passages), quantised as they are stored. */
 export async function embed(task: { texts: string[] }): Promise<EmbeddedTexts> {
   return embedForStorage(await encoder, task.texts);
+}
+
+export type { EmbeddedPassages, Fidelity } from '../engines/fidelity-check.ts';
+
+/**
+ * The snapshot's leave-some-out self-check (engines/fidelity-check.ts), over its embedded passages:
+ * null with fewer than MIN_FIDELITY_PAIRS Q/A pairs.
+ */
+export async function selfCheck(task: { memories: Memory[]; passages: EmbeddedPassages }): Promise<Fidelity | null> {
+  return fidelityCheck(task.memories, task.passages, searcher);
 }

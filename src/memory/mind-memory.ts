@@ -1,22 +1,17 @@
 /**
- * A mind's memory for one exact set of completed snapshots: the memories, the lexical (BM25)
- * and semantic (word-vector) indexes over them, and the answers they form. Built once per set
+ * A mind's memory for one exact set of completed snapshots: the memories, the BM25 index over them,
+ * the answers they form and the passages with their encoder vectors (search/). Built once per set
  * (see domain/mind-memory.ts for the cache) and shared by both engines and the profile.
  */
-import { compareMemories, MemoryIndex } from './index.ts';
+import { Bm25Index, compareMemories } from './bm25.ts';
 import { readSentence, type Candidate } from './profile-topics.ts';
-import { SemanticIndex } from './semantic.ts';
 import { PassageVectors, type SnapshotPassages } from './search/passage-vectors.ts';
 import { termTokens, wink, type TermToken } from './sentences.ts';
 import type { StoredMemory } from './types.ts';
-import { wordVectors } from './word-vectors.ts';
 
-export type RetrievalMode = 'hybrid' | 'lexical';
-
-/** Loads what the first memory and scenario need (wink-nlp; the word vectors in hybrid mode), ahead of them. */
-export function preloadMindMemory(mode: RetrievalMode): void {
+/** Loads what the first memory and scenario need (wink-nlp), ahead of them. */
+export function preloadMindMemory(): void {
   wink();
-  if (mode === 'hybrid') wordVectors();
 }
 
 /** Sentences of set-up a passage may take from before its lead sentence. */
@@ -34,22 +29,19 @@ export class MindMemory {
 
   /** Identifies the set of snapshots (their sorted ids). */
   readonly key: string;
-  readonly lexical: MemoryIndex;
-  readonly semantic: SemanticIndex | null;
+  readonly lexical: Bm25Index;
   readonly tokens: ReadonlyArray<readonly TermToken[]>;
   /** The passages with their encoder vectors (search/), or null when the snapshots have none stored. */
   readonly passages: PassageVectors | null;
   private constructor(
     key: string,
-    lexical: MemoryIndex,
-    semantic: SemanticIndex | null,
+    lexical: Bm25Index,
     tokens: ReadonlyArray<readonly TermToken[]>,
     passages: PassageVectors | null,
   ) {
     this.key = key;
     this.passages = passages;
     this.lexical = lexical;
-    this.semantic = semantic;
     this.tokens = tokens;
     const docs = lexical.memories;
     this.answerFirst = new Int32Array(docs.length);
@@ -71,24 +63,17 @@ export class MindMemory {
   }
 
   /**
-   * Index memories (any order). `mode: 'lexical'` leaves the word-vector index out. `stored` are the
-   * snapshots' passages with their vectors from `encoder` (build/passages.ts, the analysis thread).
+   * Index memories (any order). `stored` are the snapshots' passages with their vectors from
+   * `encoder` (build/passages.ts, the analysis thread).
    */
-  static build(
-    key: string,
-    memories: readonly StoredMemory[],
-    mode: RetrievalMode = 'hybrid',
-    stored: readonly SnapshotPassages[] = [],
-    encoder = '',
-  ): MindMemory {
+  static build(key: string, memories: readonly StoredMemory[], stored: readonly SnapshotPassages[] = [], encoder = ''): MindMemory {
     const docs = [...memories].sort(compareMemories);
     const tokens = docs.map((m) => termTokens(m.text));
-    const lexical = MemoryIndex.fromSorted(
+    const lexical = Bm25Index.fromSorted(
       docs,
       tokens.map((ts) => ts.map((t) => t.stem)),
     );
-    const semantic = mode === 'hybrid' ? SemanticIndex.build(wordVectors(), tokens) : null;
-    return new MindMemory(key, lexical, semantic, tokens, PassageVectors.over(docs, stored, encoder));
+    return new MindMemory(key, lexical, tokens, PassageVectors.over(docs, stored, encoder));
   }
 
   get memories(): readonly StoredMemory[] {

@@ -229,7 +229,7 @@ function stem(word: string): string {
   return stemmed;
 }
 
-/** A content word of a text: its Porter stem (the index term) and its normal form (for word vectors). */
+/** A content word of a text: its Porter stem (the index term) and its normal form. */
 export interface TermToken {
   stem: string;
   word: string;

@@ -22,12 +22,6 @@ export const PASSAGE_TAIL_SHARE = 0.5;
  */
 export const LOW_CONFIDENCE = 0.35;
 /**
- * The legacy retrieval's decline line (minds without passage vectors, memory/retrieval.ts): its
- * hand-fitted confidence under this means nothing the person said bears on the ask. The learned
- * search uses the fitted `declineBelow` of params/ranking.json instead.
- */
-export const LEGACY_DECLINE_BELOW = 0.05;
-/**
  * The saying's length: up to twice the person's median answer, within these bounds (words). The
  * passage ends with its answer anyway, so this mostly lets a whole answer through; measured on
  * held-out answers (`npm run eval`), shorter cuts lost content F1 and discrimination both.
@@ -50,3 +44,24 @@ export const PROMPT_PASSAGES = 5;
  * scenario at most one by chance. Five: the passages of one typical answer (~200 words).
  */
 export const TOP_COSINES = 5;
+/**
+ * Prepared queries (and option phrases) the Searcher keeps, each ~4 KB (two 512-d float vectors and
+ * the stems): 1,000 is 4 MB, enough for the questions of every panel running at once (≤ 100
+ * questions each) and for scenarios asked again within minutes.
+ */
+export const PREPARED_QUERIES = 1000;
+/**
+ * A typed question (panels) reads the passages of this many of the best answers: the same three
+ * the offline engine shows as evidence (1 + MORE_ANSWERS), each weighted by its ranking probability
+ * relative to the best (answer/question-passages.ts).
+ */
+export const QUESTION_ANSWERS = 1 + MORE_ANSWERS;
+/**
+ * A typed question's option counts as said by a passage (beside the same words said) when the
+ * encoder's cosine of the option with the passage reaches this. `npm run eval:option-cosine` on 60
+ * validation people of the corpus (428 options, each a word said in one passage of the person and
+ * in no other): at 0.4 a match is the passage that says it 91.5% of the time (classes balanced) and
+ * finds 10% of them; at 0.3, 82% and 19%. A single word against a 40-word passage is a weak signal,
+ * so the encoder only adds matches it is sure of; the same words said remain the main one.
+ */
+export const OPTION_COSINE = 0.4;

@@ -42,13 +42,16 @@ export function quantise(vectors: readonly Float32Array[], dimensions: number): 
 
 /** The dot product of a float query with each stored vector, into `out` (length n). */
 export function dotAll(q: Float32Array, stored: QuantisedVectors, out: Float32Array): void {
+  for (let i = 0; i < stored.scales.length; i++) out[i] = dotStored(q, stored, i);
+}
+
+/** The dot product of a float query with stored vector i. */
+export function dotStored(q: Float32Array, stored: QuantisedVectors, i: number): number {
   const { dimensions: dim, data, scales } = stored;
-  for (let i = 0; i < scales.length; i++) {
-    let s = 0;
-    const base = i * dim;
-    for (let d = 0; d < dim; d++) s += (q[d] as number) * (data[base + d] as number);
-    out[i] = s * (scales[i] as number);
-  }
+  let s = 0;
+  const base = i * dim;
+  for (let d = 0; d < dim; d++) s += (q[d] as number) * (data[base + d] as number);
+  return s * (scales[i] ?? 0);
 }
 
 /** The stored vector i back in floats (for tests and re-use). */
@@ -57,4 +60,16 @@ export function dequantise(stored: QuantisedVectors, i: number): Float32Array {
   const s = stored.scales[i] ?? 0;
   for (let d = 0; d < stored.dimensions; d++) out[d] = (stored.data[i * stored.dimensions + d] ?? 0) * s;
   return out;
+}
+
+/** The stored vectors at these indexes, in order, as a new set. */
+export function pickVectors(stored: QuantisedVectors, indexes: readonly number[]): QuantisedVectors {
+  const dim = stored.dimensions;
+  const data = new Int8Array(indexes.length * dim);
+  const scales = new Float32Array(indexes.length);
+  indexes.forEach((i, k) => {
+    data.set(stored.data.subarray(i * dim, (i + 1) * dim), k * dim);
+    scales[k] = stored.scales[i] ?? 0;
+  });
+  return { dimensions: dim, data, scales };
 }

@@ -260,7 +260,7 @@ describe('DELETE /minds/{id}/snapshots/{sid}', () => {
         await services.snapshots.delete(auth, mind.id, id); // deleted mid-processing
         return result;
       };
-      const job = new ProcessSnapshotJob(store, blobs, { now: () => new Date(), newId: () => crypto.randomUUID(), randomBytes: () => Buffer.alloc(0) }, quiet.ctx.log, { analyse: deleting, embed: (texts) => analysis.embed({ texts }) });
+      const job = new ProcessSnapshotJob(store, blobs, { now: () => new Date(), newId: () => crypto.randomUUID(), randomBytes: () => Buffer.alloc(0) }, quiet.ctx.log, { analyse: deleting, embed: (texts) => analysis.embed({ texts }), selfCheck: (memories, passages) => analysis.selfCheck({ memories, passages }) });
       await job.run({ snapshotId: id });
       assert.equal(await store.repos.snapshots.byId(id), undefined, 'not resurrected');
       assert.equal((await store.repos.snapshots.memoriesOf([id])).length, 0);

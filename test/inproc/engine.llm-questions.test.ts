@@ -12,9 +12,9 @@ import { LlmEngine } from '../../src/engines/llm.ts';
 import { LlmClient } from '../../src/engines/llm-model.ts';
 import { UNFIT_SAYING } from '../../src/engines/llm-questions.ts';
 import type { Question } from '../../src/engines/questions.ts';
-import { buildMemoryBank } from '../../src/memory/build.ts';
-import { MindMemory } from '../../src/memory/mind-memory.ts';
+import type { MindMemory } from '../../src/memory/mind-memory.ts';
 import { sampleInterview } from '../../testkit/fixtures.ts';
+import { embeddedMind, testSearcher } from '../../testkit/minds.ts';
 
 interface Sent {
   name: string;
@@ -27,8 +27,7 @@ const sent: Sent[] = [];
 let server: http.Server;
 let engine: LlmEngine;
 
-const bank = buildMemoryBank({ utterances: sampleInterview().map((t) => ({ speaker: t.speaker, text: t.text })), mindName: 'Sam Okafor' });
-const memory = MindMemory.build('snap-1', bank.memories.map((m) => ({ ...m, snapshotId: 'snap-1' })));
+const memory: MindMemory = await embeddedMind(sampleInterview(), 'Sam Okafor');
 const ask = (question: Question) => engine.answerQuestion({ mindName: 'Sam Okafor', memory, question });
 
 const REMOTE: Question = { id: 'q1', text: 'Do you prefer working remotely or in an office?', type: 'single', options: ['Remote', 'Office'] };
@@ -59,6 +58,7 @@ before(async () => {
   const port = (server.address() as AddressInfo).port;
   engine = new LlmEngine(
     new LlmClient({ provider: 'openai-compatible', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'test', model: 'test-model', timeoutMs: 5000, maxRetries: 0, contextWords: 1000 }),
+    testSearcher(),
   );
 });
 

@@ -7,23 +7,25 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { GroundedEngine } from '../../src/engines/grounded.ts';
-import { answerTyped } from '../../src/engines/grounded-questions.ts';
 import type { Question, TypedAnswer } from '../../src/engines/questions.ts';
 import { MindMemory } from '../../src/memory/mind-memory.ts';
 import { statedNumbers } from '../../src/memory/numbers.ts';
-import { memoryOf } from '../../eval/ceiling-features.ts';
+import { embeddedMind, testSearcher } from '../../testkit/minds.ts';
 import { interviewsDir, readInterviews } from '../../eval/interviews.ts';
 
 const DIR = interviewsDir();
 const present = fs.existsSync(path.join(DIR, 'away-from-keyboard-5.md')) && fs.existsSync(path.join(DIR, 'away-from-keyboard-8.md'));
 
-function mindOf(file: string): MindMemory {
+function mindOf(file: string): Promise<MindMemory> {
   const interview = readInterviews(DIR).find((i) => i.file === file);
   if (!interview) throw new Error(`no ${file}`);
-  return MindMemory.build(file, memoryOf(interview.turns, interview.guest));
+  return embeddedMind(interview.turns, interview.guest, file, interview.guest);
 }
+
+const engine = new GroundedEngine(testSearcher());
+const ask = (mind: MindMemory, question: Question): Promise<TypedAnswer> => engine.answerQuestion({ mindName: 'x', memory: mind, question });
 
 const L5 = { min: 1, max: 5, labels: ['not at all', 'a little', 'somewhat', 'quite a lot', 'very much'] };
 const OFF_TOPIC: Question[] = [
@@ -48,12 +50,15 @@ function ownWords(mind: MindMemory, a: TypedAnswer): void {
 }
 
 describe('typed answers from a real interview', { skip: present ? false : `no transcripts at ${DIR}` }, () => {
-  const justin = present ? mindOf('away-from-keyboard-5.md') : (null as unknown as MindMemory);
-  const eryn = present ? mindOf('away-from-keyboard-8.md') : (null as unknown as MindMemory);
+  let justin: MindMemory;
+  let eryn: MindMemory;
+  before(async () => {
+    [justin, eryn] = await Promise.all([mindOf('away-from-keyboard-5.md'), mindOf('away-from-keyboard-8.md')]);
+  });
 
-  it('single: the option their words support (Justin Dorfman: "I have bipolar 1 disorder")', () => {
+  it('single: the option their words support (Justin Dorfman: "I have bipolar 1 disorder")', async () => {
     const q: Question = { id: 'q', text: 'Which condition do you live with?', type: 'single', options: ['diabetes', 'bipolar disorder', 'asthma'] };
-    const a = answerTyped(justin, q);
+    const a = await ask(justin, q);
     assert.equal(a.status, 'answered');
     assert.deepEqual(a.choices, ['bipolar disorder']);
     assert.equal(a.value, null);
@@ -62,48 +67,47 @@ describe('typed answers from a real interview', { skip: present ? false : `no tr
     ownWords(justin, a);
   });
 
-  it('multiple: every option supported, none invented ("I love single malt scotch and Rusty Nails and craft beers")', () => {
+  it('multiple: every option supported, none invented ("I love single malt scotch and Rusty Nails and craft beers")', async () => {
     const q: Question = { id: 'q', text: 'Which drinks did you love?', type: 'multiple', options: ['single malt scotch', 'craft beers', 'red wine', 'soda'] };
-    const a = answerTyped(justin, q);
+    const a = await ask(justin, q);
     assert.equal(a.status, 'answered');
     assert.deepEqual(a.choices, ['single malt scotch', 'craft beers']);
   });
 
-  it('number: a number they state, in words ("I\'ve been sober for four years")', () => {
-    const a = answerTyped(justin, { id: 'q', text: 'How many years have you been sober?', type: 'number' });
+  it('number: a number they state, in words ("I\'ve been sober for four years")', async () => {
+    const a = await ask(justin, { id: 'q', text: 'How many years have you been sober?', type: 'number' });
     assert.deepEqual([a.status, a.value], ['answered', 4]);
     assert.match(a.saying, /sober/);
     // Out of the bounds given, the stated number is no answer.
-    assertNoEvidence(answerTyped(justin, { id: 'q', text: 'How many years have you been sober?', type: 'number', scale: { min: 10, max: 50 } }), 'bounds');
+    assertNoEvidence(await ask(justin, { id: 'q', text: 'How many years have you been sober?', type: 'number', scale: { min: 10, max: 50 } }), 'bounds');
   });
 
-  it('likert: the stance of their words on the scale (Eryn O\'Neil on primary source research: "I love it")', () => {
-    const a = answerTyped(eryn, { id: 'q', text: 'How much do you love primary source research?', type: 'likert', scale: L5 });
+  it('likert: the stance of their words on the scale (Eryn O\'Neil on primary source research: "I love it")', async () => {
+    const a = await ask(eryn, { id: 'q', text: 'How much do you love primary source research?', type: 'likert', scale: L5 });
     assert.equal(a.status, 'answered');
     assert.ok(a.value !== null && a.value >= 4, `value ${a.value}`);
     // The same stance on a scale whose labels run the other way lands at the other end.
-    const reversed = answerTyped(eryn, { id: 'q', text: 'How much do you love primary source research?', type: 'likert', scale: { ...L5, labels: [...L5.labels].reverse() } });
+    const reversed = await ask(eryn, { id: 'q', text: 'How much do you love primary source research?', type: 'likert', scale: { ...L5, labels: [...L5.labels].reverse() } });
     assert.ok(reversed.value !== null && reversed.value <= 2, `reversed ${reversed.value}`);
   });
 
-  it('single on a city, and open: their own words', () => {
-    const city = answerTyped(eryn, { id: 'q', text: 'Which city do you love, having grown up there?', type: 'single', options: ['Boston', 'Chicago', 'New York'] });
+  it('single on a city, and open: their own words', async () => {
+    const city = await ask(eryn, { id: 'q', text: 'Which city do you love, having grown up there?', type: 'single', options: ['Boston', 'Chicago', 'New York'] });
     assert.deepEqual(city.choices, ['Chicago']);
-    const open = answerTyped(justin, { id: 'q', text: 'Why did you stop drinking?', type: 'open' });
+    const open = await ask(justin, { id: 'q', text: 'Why did you stop drinking?', type: 'open' });
     assert.equal(open.status, 'answered');
     assert.deepEqual([open.choices, open.value], [[], null]);
     ownWords(justin, open);
   });
 
-  it('no_evidence for subjects they never talk about, on every question type', () => {
+  it('no_evidence for subjects they never talk about, on every question type', async () => {
     for (const mind of [justin, eryn]) {
-      for (const q of OFF_TOPIC) assertNoEvidence(answerTyped(mind, q), `${mind.key}: ${q.text}`);
-      assertNoEvidence(answerTyped(mind, { id: 'q', text: 'How much do you enjoy playing the bagpipes?', type: 'likert', scale: L5 }), 'bagpipes');
+      for (const q of OFF_TOPIC) assertNoEvidence(await ask(mind, q), `${mind.key}: ${q.text}`);
+      assertNoEvidence(await ask(mind, { id: 'q', text: 'How much do you enjoy playing the bagpipes?', type: 'likert', scale: L5 }), 'bagpipes');
     }
   });
 
-  it('choices are always options of the question, verbatim; values on the scale; deterministic; the engine delegates', async () => {
-    const engine = new GroundedEngine();
+  it('choices are always options of the question, verbatim; values on the scale; deterministic', async () => {
     const questions: Question[] = [
       ...OFF_TOPIC,
       { id: 'a', text: 'How do you feel about going to the hospital?', type: 'single', options: ['Relieved', 'Scared', 'Indifferent'] },
@@ -113,19 +117,18 @@ describe('typed answers from a real interview', { skip: present ? false : `no tr
     ];
     for (const mind of [justin, eryn]) {
       for (const q of questions) {
-        const a = answerTyped(mind, q);
+        const a = await ask(mind, q);
         for (const c of a.choices) assert.ok(q.options?.includes(c), `${c} is an option of ${q.text}`);
         if (q.type === 'single' && a.status === 'answered') assert.equal(a.choices.length, 1);
         if (q.type === 'likert' && a.value !== null) assert.ok(Number.isInteger(a.value) && a.value >= (q.scale?.min ?? 0) && a.value <= (q.scale?.max ?? 0));
-        assert.deepEqual(answerTyped(mind, q), a, 'same question, same answer');
-        assert.deepEqual(await engine.answerQuestion({ mindName: 'x', memory: mind, question: q }), a);
+        assert.deepEqual(await ask(mind, q), a, 'same question, same answer');
       }
     }
   });
 });
 
 describe('stated numbers', () => {
-  it('digits, words, scales and units', () => {
+  it('digits, words, scales and units', async () => {
     const found = statedNumbers('It took two years, twenty-five people, $2 million, 10k users, 9,000 people and 17% of salary; one of them left.');
     assert.deepEqual(
       found.map((n) => [n.value, n.after[0] ?? '', n.money]),

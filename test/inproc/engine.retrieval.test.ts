@@ -6,8 +6,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Utterance } from '../../src/ingest/transcript.ts';
 import { buildMemoryBank } from '../../src/memory/build.ts';
-import { MindMemory, type RetrievalMode } from '../../src/memory/mind-memory.ts';
-import { splitScenario } from '../../src/memory/scenario.ts';
+import { MindMemory } from '../../src/memory/mind-memory.ts';
+import { splitScenario } from '../../src/memory/search/scenario.ts';
+import { embeddedMind, testEncoder, testSearcher } from '../../testkit/minds.ts';
+import { embedForStorage, passagesOf } from '../../src/memory/build/passages.ts';
 import { GroundedEngine, UNKNOWN_SAYING } from '../../src/engines/grounded.ts';
 
 const turns: Array<[string, string]> = [
@@ -25,63 +27,66 @@ const utterances: Utterance[] = turns.flatMap(([q, a], i) => [
 const memories = buildMemoryBank({ utterances, mindName: 'Maya Chen' }).memories.map((m) => ({ ...m, snapshotId: 'snap-maya' }));
 const hostWords = turns.map(([q]) => q).join(' ');
 
-const mind = (mode: RetrievalMode = 'hybrid') => MindMemory.build('snap-maya', memories, mode);
-const ask = (scenario: string, priorTurns: string[] = [], mode: RetrievalMode = 'hybrid') =>
-  new GroundedEngine().answer({
+let built: Promise<MindMemory> | null = null;
+const mind = (): Promise<MindMemory> => (built ??= embeddedMind(utterances, 'Maya Chen', 'snap-maya'));
+const engine = new GroundedEngine(testSearcher());
+const ask = async (scenario: string, priorTurns: string[] = []) =>
+  engine.simulate({
     mindName: 'Maya Chen',
-    memory: mind(mode),
+    memory: await mind(),
     scenario,
     ...(priorTurns.length ? { history: priorTurns.map((text) => ({ role: 'user' as const, text })) } : {}),
   });
 
-test('a scenario in words the person never used finds the passage that means the same', () => {
+test('a scenario in words the person never used finds the passage that means the same', async () => {
   const scenario = 'We are building a banking app for seniors who find smartphones confusing. Where would you begin?';
-  const hybrid = ask(scenario);
+  const hybrid = await ask(scenario);
   assert.match(hybrid.evidence[0]?.text ?? '', /^Elderly users need bigger buttons/);
   assert.match(hybrid.analysis.saying, /^Elderly users need bigger buttons and fewer steps\./);
   // A six-answer mind is too small for confidence's absolute scale (fitted on full interviews), not for its order.
-  assert.ok(hybrid.confidence > ask('Our city council wants to rezone farmland for housing. Would you vote for it?').confidence);
-  // BM25 alone has no word in common to go on.
-  const lexical = ask(scenario, [], 'lexical');
-  assert.doesNotMatch(lexical.evidence[0]?.text ?? '', /^Elderly users/);
+  assert.ok(hybrid.confidence > (await ask('Our city council wants to rezone farmland for housing. Would you vote for it?')).confidence);
 });
 
-test('a long, context-first scenario is answered from the passage that addresses its ask', () => {
+test('a long, context-first scenario is answered from the passage that addresses its ask', async () => {
   const scenario =
     'Our product has grown to forty features built by three squads over two years, and customers keep telling us ' +
     'that every screen looks and behaves differently. Our CFO says a shared component library is a luxury until ' +
     'the next funding round. Should we invest in a design system now, or wait?';
   assert.equal(splitScenario(scenario).ask, 'Should we invest in a design system now, or wait?');
-  const result = ask(scenario);
+  const result = await ask(scenario);
   assert.match(result.evidence[0]?.text ?? '', /^Design systems aren't just style guides\./);
   assert.match(result.message, /^Design systems aren't just style guides\./);
   assert.ok(result.confidence >= 0.35, String(result.confidence));
 });
 
-test('a follow-up leans on the earlier turns of the conversation', () => {
+test('a follow-up leans on the earlier turns of the conversation', async () => {
   const followUp = 'How significant has that been for you?';
-  const alone = ask(followUp);
-  const inConversation = ask(followUp, ['Tell me about how you grew your studio and brought new people on board.']);
-  assert.match(inConversation.evidence[0]?.text ?? '', /^Hiring too fast broke my last studio\./);
+  const alone = await ask(followUp);
+  const earlier = ['Tell me about how you grew your studio and brought new people on board.'];
+  const inConversation = await ask(followUp, earlier);
+  // The search's best answer is the one about the earlier turn's subject. Whether the engine quotes it
+  // or declines is the fitted P(on-topic)'s call: on a mind of six answers it sits near the line.
+  const found = await engine.searcher.search(await mind(), followUp, earlier);
+  assert.match((await mind()).memories[found?.ranking.answers[0]?.first ?? -1]?.text ?? '', /^Hiring too fast broke my last studio\./);
   assert.ok(inConversation.confidence > alone.confidence, `${inConversation.confidence} > ${alone.confidence}`);
 });
 
-test('a subject the person never touched gets low confidence (or the honest decline)', () => {
+test('a subject the person never touched gets low confidence (or the honest decline)', async () => {
   for (const scenario of [
     'Our city council wants to rezone farmland on the edge of town for housing. Would you vote for it?',
     'My knee aches after every long run while training for a marathon. Should I cut my mileage?',
   ]) {
-    const result = ask(scenario);
+    const result = await ask(scenario);
     assert.ok(result.confidence < 0.35, `${scenario}: ${result.confidence}`);
     assert.ok(result.message === UNKNOWN_SAYING || result.message.startsWith("I haven't spoken to exactly this"), result.message);
   }
-  assert.ok(ask('What is your favourite chocolate cake recipe?').confidence < ask('How do you decide what to charge a client?').confidence);
+  assert.ok((await ask('What is your favourite chocolate cake recipe?')).confidence < (await ask('How do you decide what to charge a client?')).confidence);
 });
 
-test("the saying is one contiguous stretch of the person's own turn, never the interviewer's", () => {
+test("the saying is one contiguous stretch of the person's own turn, never the interviewer's", async () => {
   const texts = memories.map((m) => m.text);
   for (const scenario of ['How do you decide what to charge a client?', 'A founder asks how many customers to talk to before sketching.', 'How do you like to spend your weekends?']) {
-    const { analysis, evidence } = ask(scenario);
+    const { analysis, evidence } = await ask(scenario);
     assert.notEqual(analysis.saying, UNKNOWN_SAYING, scenario);
     // The quoted passage is the first evidence item: consecutive memories of one answer, joined.
     const passage = evidence[0]?.text ?? '';
@@ -95,15 +100,17 @@ test("the saying is one contiguous stretch of the person's own turn, never the i
   }
 });
 
-test('same scenario, same answer (determinism across separately built memories)', () => {
+test('same scenario, same answer (determinism across separately built memories)', async () => {
   const scenario = 'We are building a banking app for seniors who find smartphones confusing. Where would you begin?';
-  assert.deepEqual(ask(scenario), ask(scenario));
-  const shuffled = MindMemory.build('snap-maya', [...memories].reverse());
-  assert.deepEqual(new GroundedEngine().answer({ mindName: 'Maya Chen', memory: shuffled, scenario }), ask(scenario));
+  assert.deepEqual(await ask(scenario), await ask(scenario));
+  const { spans, texts } = passagesOf(memories);
+  const { encoder, vectors } = await embedForStorage(await testEncoder(), texts);
+  const shuffled = MindMemory.build('snap-maya', [...memories].reverse(), [{ snapshotId: 'snap-maya', encoder, spans, vectors }], encoder);
+  assert.deepEqual(await engine.simulate({ mindName: 'Maya Chen', memory: shuffled, scenario }), await ask(scenario));
 });
 
-test('the passage quoted is the window of the answer where the retrieved sentences weigh most, holding the best one', () => {
-  const memory = mind();
+test('the passage quoted is the window of the answer where the retrieved sentences weigh most, holding the best one', async () => {
+  const memory = await mind();
   const first = memory.memories.findIndex((m) => m.text.startsWith('Hiring too fast'));
   const [a, b, c] = [first, first + 1, first + 2];
   const words = (memory.words[a] ?? 0) + 1; // room for about one sentence

@@ -6,6 +6,8 @@ import type { Engine, SimulationInput } from '../../src/engines/types.ts';
 import { buildMemoryBank } from '../../src/memory/build.ts';
 import { GroundedEngine, UNKNOWN_SAYING } from '../../src/engines/grounded.ts';
 import { MindMemory } from '../../src/memory/mind-memory.ts';
+import { embedForStorage, passagesOf } from '../../src/memory/build/passages.ts';
+import { testEncoder, testSearcher } from '../../testkit/minds.ts';
 import { DEFAULT_MODEL, EngineRegistry, MODEL_NAMES } from '../../src/engines/registry.ts';
 
 const interview: Utterance[] = [
@@ -52,7 +54,15 @@ const interview: Utterance[] = [
 
 const bank = buildMemoryBank({ utterances: interview, mindName: 'Dana Whitfield' });
 const memories: StoredMemory[] = bank.memories.map((m) => ({ ...m, snapshotId: 'snap-1' }));
-const dana = MindMemory.build('snap-1', memories);
+/** A mind of these memories with their passages embedded, as a snapshot stores them. */
+async function embedded(key: string, ms: readonly StoredMemory[]): Promise<MindMemory> {
+  const snapshotId = ms[0]?.snapshotId ?? key;
+  const { spans, texts } = passagesOf(ms);
+  const { encoder, vectors } = await embedForStorage(await testEncoder(), texts);
+  return MindMemory.build(key, ms, [{ snapshotId, encoder, spans, vectors }], encoder);
+}
+const dana = await embedded('snap-1', memories);
+const searcher = testSearcher();
 const interviewerText = interview
   .filter((u) => u.speaker === 'Interviewer')
   .map((u) => u.text)
@@ -66,7 +76,7 @@ const relevantScenario = 'Your team wants to skip the tests to ship the release 
 const offTopicScenario = 'What is your favourite recipe for chocolate cake?';
 
 test('a relevant scenario retrieves the right statements, with more confidence than an off-topic one', async () => {
-  const engine = new GroundedEngine();
+  const engine = new GroundedEngine(searcher);
   const relevant = await engine.simulate(input(relevantScenario));
   const offTopic = await engine.simulate(input(offTopicScenario));
   const texts = relevant.evidence.map((e) => e.text);
@@ -79,24 +89,24 @@ test('a relevant scenario retrieves the right statements, with more confidence t
 });
 
 test('an off-topic scenario gets an honest, low-confidence answer', async () => {
-  const result = await new GroundedEngine().simulate(input(offTopicScenario));
+  const result = await new GroundedEngine(searcher).simulate(input(offTopicScenario));
   assert.ok(result.confidence < 0.05, String(result.confidence));
   assert.equal(result.analysis.saying, UNKNOWN_SAYING);
   assert.equal(result.message, UNKNOWN_SAYING);
   assert.match(result.analysis.acting, /No stated behaviour/);
   assert.deepEqual(result.evidence, []);
   // A chance match on one word ("team") is at most "the closest thing I've said", with low confidence.
-  const football = await new GroundedEngine().simulate(input('Which football team do you support?'));
+  const football = await new GroundedEngine(searcher).simulate(input('Which football team do you support?'));
   assert.ok(football.confidence < 0.35, String(football.confidence));
   assert.ok(football.message === UNKNOWN_SAYING || football.message.startsWith("I haven't spoken to exactly this"), football.message);
 });
 
 test('each mind answers from its own memory', async () => {
-  const engine = new GroundedEngine();
+  const engine = new GroundedEngine(searcher);
   const other: StoredMemory[] = [
     { seq: 0, text: 'I always bake bread on Sunday mornings.', question: null, speaker: null, start: null, end: null, page: null, snapshotId: 'snap-2' },
   ];
-  const baker = MindMemory.build('snap-2', other);
+  const baker = await embedded('snap-2', other);
   const scenario = 'It is Sunday morning. What do you bake?';
   const result = await engine.simulate({ mindName: 'Baker', memory: baker, scenario });
   assert.deepEqual(result.evidence.map((e) => e.text), ['I always bake bread on Sunday mornings.']);
@@ -107,11 +117,11 @@ test('each mind answers from its own memory', async () => {
 });
 
 test('same input, same output (fresh engine or cached index)', async () => {
-  const a = new GroundedEngine();
+  const a = new GroundedEngine(searcher);
   const first = await a.simulate(input(relevantScenario));
   assert.deepEqual(await a.simulate(input(relevantScenario)), first);
-  assert.deepEqual(await new GroundedEngine().simulate(input(relevantScenario)), first);
-  const shuffled = { ...input(relevantScenario), memory: MindMemory.build('snap-1', [...memories].reverse()) };
+  assert.deepEqual(await new GroundedEngine(testSearcher()).simulate(input(relevantScenario)), first);
+  const shuffled = { ...input(relevantScenario), memory: await embedded('snap-1', [...memories].reverse()) };
   assert.deepEqual(await a.simulate(shuffled), first);
 });
 
@@ -125,7 +135,7 @@ function isPassage(text: string): boolean {
 }
 
 test("evidence is only the person's own words: contiguous passages, with source positions", async () => {
-  const engine = new GroundedEngine();
+  const engine = new GroundedEngine(searcher);
   for (const scenario of [relevantScenario, 'How do you feel about a meeting with no agenda?', 'Would you mentor a junior developer?']) {
     const result = await engine.simulate(input(scenario));
     assert.ok(result.evidence.length > 0, scenario);
@@ -143,14 +153,14 @@ test("evidence is only the person's own words: contiguous passages, with source 
 });
 
 test('saying is in the first person and quotes the person, not the interviewer', async () => {
-  const result = await new GroundedEngine().simulate(input('Would you mentor a junior developer?'));
+  const result = await new GroundedEngine(searcher).simulate(input('Would you mentor a junior developer?'));
   assert.match(result.analysis.saying, /\b(I|my|me)\b/);
   assert.match(result.analysis.saying, /Mentoring is the part of the job I enjoy most\./);
   assert.ok(!result.analysis.saying.includes('It sounds like you enjoy it'));
 });
 
 test('acting picks stated habits ("I always …", "I usually …"), told in the third person', async () => {
-  const engine = new GroundedEngine();
+  const engine = new GroundedEngine(searcher);
   const testing = await engine.simulate(input('A colleague hands you code to ship and the tests are not written yet.'));
   assert.match(testing.analysis.acting, /they always write the tests before they write the code/);
   const meetings = await engine.simulate(input('You are invited to a two-hour meeting with no agenda.'));
@@ -163,7 +173,7 @@ test('acting picks stated habits ("I always …", "I usually …"), told in the 
 });
 
 test('registry: pro is the default, falls back to the grounded engine without an LLM', () => {
-  const grounded: Engine = new GroundedEngine();
+  const grounded: Engine = new GroundedEngine(searcher);
   const llm: Engine = { simulate: () => Promise.reject(new Error('not used')), answerQuestion: () => Promise.reject(new Error('not used')) };
   const offline = new EngineRegistry({ grounded });
   assert.equal(DEFAULT_MODEL, 'mind-reasoner-pro');

@@ -5,7 +5,7 @@ import type { StoredMemory } from '../../src/memory/types.ts';
 import { splitSentences, isFiller } from '../../src/memory/sentences.ts';
 import { choosePerson } from '../../src/memory/speakers.ts';
 import { buildMemoryBank, questionContext } from '../../src/memory/build.ts';
-import { MemoryIndex } from '../../src/memory/index.ts';
+import { Bm25Index } from '../../src/memory/bm25.ts';
 
 const qa: Utterance[] = [
   { speaker: 'Q', text: 'Thanks for joining. How do you approach testing?', start: 0, end: 4 },
@@ -163,8 +163,8 @@ function stored(texts: Array<[string, string | null]>, snapshotId = 's1'): Store
   return texts.map(([text, question], seq) => ({ seq, text, question, speaker: 'A', start: null, end: null, page: null, snapshotId }));
 }
 
-test('MemoryIndex: ranks by relevance, uses the question field, scores in [0, 1]', () => {
-  const index = MemoryIndex.build(
+test('Bm25Index: ranks by relevance, uses the question field, scores in [0, 1]', () => {
+  const index = Bm25Index.build(
     stored([
       ['I always write the tests before the code.', 'How do you approach testing?'],
       ['My dog loves long walks in the park.', 'Any pets?'],
@@ -179,13 +179,13 @@ test('MemoryIndex: ranks by relevance, uses the question field, scores in [0, 1]
   assert.deepEqual(index.search('tests', 0), []);
 });
 
-test('MemoryIndex: ties order by snapshotId then seq; works with one memory', () => {
+test('Bm25Index: ties order by snapshotId then seq; works with one memory', () => {
   const same = 'I enjoy sailing on the lake.';
-  const index = MemoryIndex.build([...stored([[same, null], [same, null]], 'b'), ...stored([[same, null]], 'a')]);
+  const index = Bm25Index.build([...stored([[same, null], [same, null]], 'b'), ...stored([[same, null]], 'a')]);
   const hits = index.search('sailing', 5);
   assert.deepEqual(
     hits.map((h) => [h.memory.snapshotId, h.memory.seq]),
     [['a', 0], ['b', 0], ['b', 1]],
   );
-  assert.equal(MemoryIndex.build(stored([[same, null]])).search('lake', 1).length, 1);
+  assert.equal(Bm25Index.build(stored([[same, null]])).search('lake', 1).length, 1);
 });

@@ -10,6 +10,9 @@ import type { SnapshotProfileV1 } from '../../src/memory/profile-types.ts';
 import { profileBrief } from '../../src/engines/llm-prompt.ts';
 import { fidelityCheck } from '../../src/engines/fidelity-check.ts';
 import { longInterview, sampleInterview } from '../../testkit/fixtures.ts';
+import { testEncoder, testSearcher } from '../../testkit/minds.ts';
+import { embedForStorage, passagesOf } from '../../src/memory/build/passages.ts';
+import type { Memory } from '../../src/memory/types.ts';
 
 const bankOf = (turns: Array<{ speaker: string; text: string }>) => buildMemoryBank({ utterances: turns, mindName: 'Sam Okafor' }).memories;
 
@@ -181,10 +184,17 @@ test('token F1 and ROUGE-L', () => {
   assert.deepEqual(scoreAnswer('', 'anything'), { tokenF1: 0, rougeL: 0 });
 });
 
-test('fidelity self-check: null with few Q/A pairs, scores in [0, 1] with many', () => {
-  assert.equal(fidelityCheck(bankOf(sampleInterview().slice(0, 10))), null);
-  const f = fidelityCheck(bankOf(longInterview(3000)));
+test('fidelity self-check: null with few Q/A pairs, scores in [0, 1] with many, the same on a second run', async () => {
+  const searcher = testSearcher();
+  const check = async (memories: Memory[]) => {
+    const { spans, texts } = passagesOf(memories);
+    const { encoder, vectors } = await embedForStorage(await testEncoder(), texts);
+    return fidelityCheck(memories, { encoder, spans, vectors }, searcher);
+  };
+  assert.equal(await check(bankOf(sampleInterview().slice(0, 10))), null);
+  const long = bankOf(longInterview(2000));
+  const f = await check(long);
   assert.ok(f && f.pairs >= 8 && f.heldOut > 0);
   for (const k of ['tokenF1', 'rougeL', 'baselineF1', 'contentF1', 'baselineContentF1'] as const) assert.ok(f[k] >= 0 && f[k] <= 1);
-  assert.deepEqual(fidelityCheck(bankOf(longInterview(3000))), f);
+  assert.deepEqual(await check(long), f);
 });

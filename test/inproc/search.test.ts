@@ -16,7 +16,8 @@ import { USE_LITE } from '../../src/memory/encoder/use-lite.ts';
 import { checkParams, PARAMS_FILE, rankingParams } from '../../src/memory/params/params.ts';
 import type { MindMemory } from '../../src/memory/mind-memory.ts';
 import { sampleInterview } from '../../testkit/fixtures.ts';
-import { embeddedMind, testSearcher } from '../../testkit/minds.ts';
+import { embeddedMind, testEncoder, testSearcher } from '../../testkit/minds.ts';
+import { Searcher } from '../../src/memory/search/searcher.ts';
 
 let mind: MindMemory;
 const searcher = testSearcher();
@@ -115,5 +116,34 @@ describe('both engines quote the same passages', () => {
       assert.ok(online.evidence[i]?.text.includes(lead), `LLM evidence ${i} holds the same passage`);
     });
     assert.ok(prompts.some((p) => p.includes(leads[0]!)), 'the prompt carries it');
+  });
+
+  it('a panel question reads the same passages first: its open answer quotes the best, its evidence holds the next', async () => {
+    const text = 'A hospital ward wants its night nurses to take on a second shift during a staff shortage. How do you keep people from burning out?';
+    const typed = await grounded.answerQuestion({ mindName: 'Sam Okafor', memory: mind, question: { id: 'q', text, type: 'open' } });
+    const found = await searcher.search(mind, text);
+    const leads = (found?.ranking.answers ?? []).slice(0, 3).map((a) => mind.memories[a.first]?.text ?? '');
+    assert.equal(typed.status, 'answered');
+    assert.ok(typed.saying.includes(leads[0]!.slice(0, 40)), 'the saying is the best answer');
+    leads.forEach((lead, i) => assert.ok(typed.evidence[i]?.text.includes(lead), `panel evidence ${i} holds the ranked answer's best passage`));
+  });
+});
+
+describe('a panel embeds each question once', () => {
+  it('one encoder call for a question and one per option, whatever the number of minds; a new question embeds anew', async () => {
+    const texts: string[][] = [];
+    const counting = new Searcher(async () => {
+      const encoder = await testEncoder();
+      return { id: encoder.id, dimensions: encoder.dimensions, embed: (t: readonly string[]) => (texts.push([...t]), encoder.embed(t)) };
+    }, rankingParams());
+    const engine = new GroundedEngine(counting);
+    const other = await embeddedMind(sampleInterview().slice(0, 12), 'Sam Okafor', 'snap-2');
+    const question = { id: 'q', text: 'Where do you do your best work?', type: 'single' as const, options: ['at home', 'in an office'] };
+    // Three minds, as a panel runs them: concurrently, then once more.
+    await Promise.all([mind, other, mind].map((memory) => engine.answerQuestion({ mindName: 'x', memory, question })));
+    await engine.answerQuestion({ mindName: 'x', memory: other, question });
+    assert.deepEqual(texts.flat().sort(), ['Where do you do your best work?', 'at home', 'at home, in an office.', 'in an office'].sort());
+    await engine.answerQuestion({ mindName: 'x', memory: other, question: { ...question, text: 'Where do you work?' } });
+    assert.equal(texts.length, 4, 'the new question, once; its options are remembered');
   });
 });

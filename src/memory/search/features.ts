@@ -6,7 +6,7 @@
  * whether it opens its answer, and its length. The same code computes them for `npm run train` and
  * for the engine, so what was fitted is what runs.
  */
-import { idealScore } from '../index.ts';
+import { idealScore } from '../bm25.ts';
 import { dot } from '../vector-math.ts';
 import type { MindMemory } from '../mind-memory.ts';
 import type { PassageVectors } from './passage-vectors.ts';
@@ -38,6 +38,9 @@ export interface PassageFeatures {
   cosContext: Float32Array | null;
   /** Cosine of the ask with the mind's centre (PassageVectors.centroid): how near the person's subjects it is at all. */
   centroidCosAsk: number;
+  /** BM25 of the ask's and the context's words per doc (sentence), in [0, 1]: a passage's features take its best sentence's. */
+  docBm25Ask: Float32Array;
+  docBm25Context: Float32Array;
 }
 
 /** BM25 of these stems over the person's sentences (not the interviewer's questions), normalised by the ideal match, per doc. */
@@ -62,8 +65,8 @@ export function passageFeatures(mind: MindMemory, passages: PassageVectors, quer
   let bestAdapted = -Infinity;
   for (const v of adapted) bestAdapted = Math.max(bestAdapted, v);
   const cosContext = vectors.context ? passages.similarities(vectors.context) : null;
-  const lexAsk = bm25(mind, query.askStems);
-  const lexContext = bm25(mind, query.contextStems);
+  const lexAsk = bm25(mind, query.askStems).map((x) => Math.min(1, x));
+  const lexContext = bm25(mind, query.contextStems).map((x) => Math.min(1, x));
   const answerOf = new Int32Array(n);
   const answerBest = new Map<number, number>();
   const answerSum = new Map<number, { sum: number; n: number }>();
@@ -107,10 +110,10 @@ export function passageFeatures(mind: MindMemory, passages: PassageVectors, quer
     rows[row + 5] = mean.sum / mean.n;
     rows[row + 6] = adapted[p] as number;
     rows[row + 7] = (adapted[p] as number) - bestAdapted;
-    rows[row + 8] = Math.min(1, la);
-    rows[row + 9] = Math.min(1, lc);
+    rows[row + 8] = la;
+    rows[row + 9] = lc;
     rows[row + 10] = mind.answerFirst[first] === first ? 1 : 0;
     rows[row + 11] = Math.log1p(words);
   }
-  return { rows, answerOf, cosAsk, cosContext, centroidCosAsk: dot(vectors.ask, passages.centroid) };
+  return { rows, answerOf, cosAsk, cosContext, centroidCosAsk: dot(vectors.ask, passages.centroid), docBm25Ask: lexAsk, docBm25Context: lexContext };
 }

@@ -4,7 +4,7 @@
  */
 import type { PassageSpan } from '../build/passages.ts';
 import type { StoredMemory } from '../types.ts';
-import { dotAll, unitVector, type QuantisedVectors } from '../vector-math.ts';
+import { dotAll, dotStored, unitVector, type QuantisedVectors } from '../vector-math.ts';
 
 /** One snapshot's stored passages: spans in seq numbers with their vectors, from the encoder `encoder`. */
 export interface SnapshotPassages {
@@ -64,6 +64,11 @@ export class PassageVectors {
     const out = new Float32Array(this.size);
     dotAll(query, this.vectors, out);
     return out;
+  }
+
+  /** Cosine of a unit query with one passage. */
+  similarityOf(query: Float32Array, passage: number): number {
+    return dotStored(query, this.vectors, passage);
   }
 
   /** The mind's centre: the mean of its passages' vectors, to unit length (what the person talks about overall). */

@@ -3,7 +3,7 @@
  * as stems for BM25. In a conversation, an ask too thin to search alone ("What would you do first?")
  * takes the latest earlier messages to the person as its subject.
  */
-import { HISTORY_MESSAGES, scenarioTokens } from '../scenario.ts';
+import { HISTORY_MESSAGES, scenarioTokens } from './scenario.ts';
 import type { SentenceEncoder } from '../encoder/sentence-encoder.ts';
 
 export interface SearchQuery {

@@ -2,16 +2,25 @@
  * The search as the engines use it: the encoder (loaded on first use, or ahead by `warmUp`) and the
  * fitted parameters, bound once by the composition root. Both engines and panels search through the
  * same Searcher, so they see the same passages for the same question.
+ *
+ * A query is embedded once: prepared queries (and the short phrases of typed questions' options) are
+ * kept in a bounded LRU by their text, so a panel embeds each question once for all its minds, and a
+ * scenario asked again (another mind, a retry) costs no encoder call. Concurrent requests for the
+ * same text share one embedding.
  */
+import { LRUCache } from 'lru-cache';
 import type { SentenceEncoder } from '../encoder/sentence-encoder.ts';
 import type { MindMemory } from '../mind-memory.ts';
 import type { RankingParams } from '../params/params.ts';
+import { PREPARED_QUERIES } from '../tuning.ts';
 import { prepareQuery, searchMind, type PreparedQuery, type SearchResult } from './search.ts';
 
 export class Searcher {
   private encoder: Promise<SentenceEncoder> | null = null;
   readonly params: RankingParams;
   private readonly load: () => Promise<SentenceEncoder>;
+  private readonly prepared = new LRUCache<string, Promise<PreparedQuery>>({ max: PREPARED_QUERIES });
+  private readonly phrases = new LRUCache<string, Promise<Float32Array>>({ max: PREPARED_QUERIES });
 
   constructor(load: () => Promise<SentenceEncoder>, params: RankingParams) {
     this.load = load;
@@ -35,8 +44,14 @@ export class Searcher {
     await this.encoderNow();
   }
 
-  async prepare(scenario: string, priorTurns: readonly string[] = []): Promise<PreparedQuery> {
-    return prepareQuery(await this.encoderNow(), scenario, priorTurns);
+  /** The scenario read and embedded, once per distinct text (and earlier turns) while it stays in the LRU. */
+  prepare(scenario: string, priorTurns: readonly string[] = []): Promise<PreparedQuery> {
+    return remembered(this.prepared, JSON.stringify([scenario, priorTurns]), async () => prepareQuery(await this.encoderNow(), scenario, priorTurns));
+  }
+
+  /** Short phrases (a typed question's options) as unit vectors, each embedded once while it stays in the LRU. */
+  async phraseVectors(texts: readonly string[]): Promise<Float32Array[]> {
+    return Promise.all(texts.map((t) => remembered(this.phrases, t, async () => (await (await this.encoderNow()).embed([t]))[0] as Float32Array)));
   }
 
   /** The mind's ranking for a scenario; null when the mind has no passage vectors of this encoder. */
@@ -49,4 +64,16 @@ export class Searcher {
   get encoderId(): string {
     return this.params.encoder;
   }
+}
+
+/** The cached promise for `key`, or a new one from `make` (dropped again if it fails, so a retry embeds anew). */
+function remembered<T>(cache: LRUCache<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const made = make();
+  cache.set(key, made);
+  made.catch(() => {
+    if (cache.get(key) === made) cache.delete(key);
+  });
+  return made;
 }

@@ -36,7 +36,7 @@ export interface SearchHit {
   terms: string[];
 }
 
-/** A distinct query term (see `MemoryIndex.analyze`). */
+/** A distinct query term (see `Bm25Index.analyze`). */
 export interface QueryTerm {
   term: string;
   /** IDF in the memories' text (highest for a term the person never used). */
@@ -66,7 +66,7 @@ export function idealScore(idfs: readonly number[]): number {
     .reduce((sum, w) => sum + w, 0);
 }
 
-export class MemoryIndex {
+export class Bm25Index {
   /** Reused score/mask buffers (search is synchronous, so never shared by two searches at once). */
   private readonly scores: Float64Array;
   private readonly masks: Uint32Array;
@@ -90,16 +90,16 @@ export class MemoryIndex {
   }
 
   /** Index memories (any order; ties later resolve by snapshotId, then seq). */
-  static build(memories: readonly StoredMemory[]): MemoryIndex {
+  static build(memories: readonly StoredMemory[]): Bm25Index {
     const docs = [...memories].sort(compareMemories);
-    return MemoryIndex.fromSorted(docs, docs.map((m) => terms(m.text)));
+    return Bm25Index.fromSorted(docs, docs.map((m) => terms(m.text)));
   }
 
   /**
    * Index memories already sorted by (snapshotId, seq), with their text's index terms (so a caller
    * that tokenised them for something else need not do it twice).
    */
-  static fromSorted(docs: readonly StoredMemory[], textTerms: ReadonlyArray<readonly string[]>): MemoryIndex {
+  static fromSorted(docs: readonly StoredMemory[], textTerms: ReadonlyArray<readonly string[]>): Bm25Index {
     const vocab = new Map<string, number>();
     const idsOf = (tokens: readonly string[]): number[] =>
       tokens.map((t) => {
@@ -119,7 +119,7 @@ export class MemoryIndex {
       if (ids === undefined) questionCache.set(m.question, (ids = idsOf(terms(m.question))));
       questionLengths[doc] = question.add(doc, ids);
     });
-    return new MemoryIndex(docs, vocab, text.finish(vocab.size, textLengths), question.finish(vocab.size, questionLengths));
+    return new Bm25Index(docs, vocab, text.finish(vocab.size, textLengths), question.finish(vocab.size, questionLengths));
   }
 
   /** The indexed memories in (snapshotId, seq) order: a memory's position here is its doc number. */
@@ -155,7 +155,7 @@ export class MemoryIndex {
 
   /**
    * Like `search` for terms already weighted by the caller (e.g. IDF × a boost for the ask of a
-   * scenario, IDF × similarity for a term found through word vectors). `ideal` normalises scores.
+   * scenario). `ideal` normalises scores.
    * `terms` of a hit lists the matched terms among the first MAX_TRACKED_TERMS.
    */
   searchTerms(queryTerms: ReadonlyArray<{ term: string; weight: number }>, k: number, ideal: number, questionWeight = QUESTION_WEIGHT): SearchHit[] {

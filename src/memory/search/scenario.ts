@@ -1,12 +1,12 @@
 /**
  * A scenario as users write it: context first, the ask last ("We're a 12-person agency and a
- * client wants us on call at weekends. Would you take the deal?"). Retrieval looks for the ask;
+ * client wants us on call at weekends. Would you take the deal?"). The search looks for the ask;
  * the context only helps choose among passages that answer it, and earlier turns of a
  * conversation stand in for an ask too thin to search on its own ("How significant has that
  * been for you?").
  */
 import { LRUCache } from 'lru-cache';
-import { readTagged, termTokens, type TermToken } from './sentences.ts';
+import { readTagged, termTokens, type TermToken } from '../sentences.ts';
 
 export interface ScenarioParts {
   /** The sentence(s) that ask something. */
@@ -44,9 +44,6 @@ export interface ScenarioTokens {
   historyTokens: TermToken[];
   /** True when the ask alone was too thin, so the earlier messages stand in for its subject. */
   leansOnHistory: boolean;
-  /** Stems of the nouns (what it is about), and of the nouns and verbs, of all the text searched. */
-  nouns: Set<string>;
-  nounsAndVerbs: Set<string>;
 }
 
 /** How many of the latest earlier messages to the person join the search. */
@@ -54,8 +51,8 @@ export const HISTORY_MESSAGES = 2;
 
 /**
  * The scenario read once: its parts and the tokens to search with. `priorTurns` (oldest first)
- * are the earlier messages to the person in a conversation: the latest two are searched too, at
- * a lower weight (retrieval.ts); when the ask is thin their subjects count as the ask's own.
+ * are the earlier messages to the person in a conversation: when the ask is thin, the latest two
+ * stand in for its subject (query.ts).
  */
 export function scenarioTokens(scenario: string, priorTurns: readonly string[] = []): ScenarioTokens & ScenarioParts {
   if (priorTurns.length > 0) return readScenario(scenario, priorTurns);
@@ -72,22 +69,10 @@ export function scenarioTokens(scenario: string, priorTurns: readonly string[] =
 const readScenarios = new LRUCache<string, ScenarioTokens & ScenarioParts>({ max: 512 });
 
 function readScenario(scenario: string, priorTurns: readonly string[]): ScenarioTokens & ScenarioParts {
-  const read = readTagged(scenario);
-  const parts = splitSentencesOf(read.sentences, scenario);
+  const parts = splitScenario(scenario);
   const ask = termTokens(parts.ask);
-  const context = termTokens(parts.context);
-  const thin = new Set(ask.map((t) => t.stem)).size < THIN_ASK_TERMS;
-  const own = { ...parts, askTokens: ask, contextTokens: context, nouns: read.nouns, nounsAndVerbs: read.nounsAndVerbs };
+  const own = { ...parts, askTokens: ask, contextTokens: termTokens(parts.context) };
   if (priorTurns.length === 0) return { ...own, historyTokens: [], leansOnHistory: false };
-  const recent = priorTurns.slice(-HISTORY_MESSAGES).join(' ');
-  const historyTokens = termTokens(recent);
-  if (!thin) return { ...own, historyTokens, leansOnHistory: false };
-  const history = readTagged(recent);
-  return {
-    ...own,
-    historyTokens,
-    leansOnHistory: true,
-    nouns: new Set([...read.nouns, ...history.nouns]),
-    nounsAndVerbs: new Set([...read.nounsAndVerbs, ...history.nounsAndVerbs]),
-  };
+  const historyTokens = termTokens(priorTurns.slice(-HISTORY_MESSAGES).join(' '));
+  return { ...own, historyTokens, leansOnHistory: new Set(ask.map((t) => t.stem)).size < THIN_ASK_TERMS };
 }
