@@ -6,6 +6,7 @@ import { client, rawRequest, type Client } from '../../testkit/http.ts';
 import { failure, statusOf, waitFor, type TestSdk } from '../../testkit/sdk.ts';
 import { startService, type Service } from '../../testkit/service.ts';
 import { makePdf, sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
+import { systemRuntime } from '../../src/kernel/runtime.ts';
 
 /** Signed URLs through the typed SDK; the PUTs to them by hand, since they are what is tested. */
 let srv: Service;
@@ -14,7 +15,8 @@ let api: Client;
 let mindId: string;
 
 before(async () => {
-  srv = await startService({ SIGNED_URL_TTL_SECONDS: '2', MAX_UPLOAD_BYTES: String(3 * 1024 * 1024) });
+  // A URL lives a minute, far longer than any check that uses a fresh one takes; expiry is tested by moving the clock.
+  srv = await startService({ SIGNED_URL_TTL_SECONDS: '60', MAX_UPLOAD_BYTES: String(3 * 1024 * 1024) });
   sdk = srv.sdk();
   api = client(srv.api, srv.apiKey);
   mindId = (await sdk.minds.create('Sam Okafor')).mind.id;
@@ -74,7 +76,7 @@ describe('signed URL upload', () => {
     assert.equal((await waitFor(sdk, mindId, snap.mindAssessmentId)).status, 'completed');
   });
 
-  it('rejects tampered, unsigned and expired URLs with clear 4xx', async () => {
+  it('rejects tampered, unsigned and expired URLs with clear 4xx', async (t) => {
     const body = await sdk.uploads.signedUrl(mindId);
     const u = new URL(body.signedUrl);
     const sig = u.searchParams.get('signature') ?? '';
@@ -91,7 +93,9 @@ describe('signed URL upload', () => {
     assert.equal((await put(swapped, 'WEBVTT\n')).status, 403);
     assert.equal((await put(`${srv.baseUrl}/uploads/${body.artifactId}`, 'WEBVTT\n')).status, 403);
 
-    await new Promise((res) => setTimeout(res, 3100));
+    // Past its expiry without waiting for it: the service's clock (testkit's services run on systemRuntime) a second later.
+    const expiresAt = Date.parse(body.expiresAt);
+    t.mock.method(systemRuntime, 'now', () => new Date(expiresAt + 1000));
     const expired = await put(body.signedUrl, 'WEBVTT\n');
     assert.equal(expired.status, 410);
     assert.equal(((await expired.json()) as { code: string }).code, 'SIGNED_URL_EXPIRED');
