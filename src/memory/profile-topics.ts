@@ -9,7 +9,7 @@
  * Pure functions (deterministic).
  */
 import type { Document } from 'wink-nlp';
-import { wink } from './sentences.ts';
+import { readDocStable, wink } from './sentences.ts';
 
 const list = (s: string) => new Set(s.split(/\s+/).filter(Boolean));
 
@@ -138,7 +138,7 @@ function surfaceOf(units: readonly Unit[]): string {
  */
 export function readSentence(text: string): { candidates: Candidate[]; phrases: string[]; sentiment: number } {
   const { nlp, its } = wink();
-  const doc = nlp.readDoc(text);
+  const doc = readDocStable(nlp, text);
   const units = unitsOf(doc);
   const candidates: Candidate[] = [];
   const phrases: string[] = [];
