@@ -10,7 +10,7 @@ import { PASSAGE_TAIL_SHARE, PASSAGE_WORDS } from '../src/memory/tuning.ts';
 import { buildDataset, QUOTAS, type Person } from './dataset.ts';
 
 /** Bump when the memory bank or the passages are built differently. */
-const DATASET_VERSION = 1;
+const DATASET_VERSION = 2;
 
 export function cachedDataset(seed: number, quotas = QUOTAS): Person[] {
   const key = `dataset-${DATASET_VERSION}-${seed}-${quotas.train}-${quotas.validation}-${quotas.test}-${PASSAGE_WORDS}-${PASSAGE_TAIL_SHARE}.json`;
