@@ -103,7 +103,7 @@ export async function buildApp(s: Services, cfg: HttpSettings, pages?: FastifyPl
     }
   });
   app.addHook('preValidation', rejectNulText);
-  await registerSecurityHeaders(app, cfg.uploadOrigins);
+  registerSecurityHeaders(app, cfg.uploadOrigins);
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -1,5 +1,6 @@
-import fastifyHelmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { S3Settings } from '../store/config.ts';
 
 /** One year, the usual HSTS lifetime. */
@@ -31,30 +32,59 @@ export function pageDirectives(connect: readonly string[] = []): Record<string, 
 /** JSON answers need nothing from a browser: nothing may load, nothing may frame them. */
 const API_DIRECTIVES = { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"], 'base-uri': ["'none'"], 'form-action': ["'none'"] };
 
+/** The helmet options both policies share; only the Content-Security-Policy differs. */
+const HELMET: HelmetOptions = {
+  frameguard: { action: 'deny' },
+  referrerPolicy: { policy: 'no-referrer' },
+  strictTransportSecurity: false,
+};
+
 /**
- * Security headers on every response (@fastify/helmet): CSP, X-Frame-Options, nosniff,
- * Referrer-Policy, Cross-Origin-*-Policy…; HSTS only on requests that came over https (directly
- * or through a proxy trusted with TRUST_PROXY that says X-Forwarded-Proto: https), since browsers
- * ignore it over http and a plain-http install must stay reachable.
+ * The headers helmet sets for these options, computed once: helmet's middleware run against a
+ * response that records them. @fastify/helmet built helmet's middleware anew on every request (its
+ * options parsed, its CSP string joined), a fifth of the status route's time (BENCHMARKS.md); the
+ * headers never change for a route, so they are helmet's own, precomputed.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, uploadOrigins: readonly string[] = []): Promise<void> {
-  await app.register(fastifyHelmet, {
-    global: true,
-    contentSecurityPolicy: { useDefaults: false, directives: pageDirectives(uploadOrigins) },
-    frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'no-referrer' },
-    strictTransportSecurity: false,
-  });
+export function helmetHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = {
+    setHeader: (name: string, value: unknown) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+  };
+  let ran = false;
+  helmet(options)({} as IncomingMessage, res as unknown as ServerResponse, () => (ran = true));
+  if (!ran) throw new Error('helmet did not set its headers synchronously');
+  return headers;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The security headers of the route (precomputed): the pages' unless the route's scope set the API's. */
+    securityHeaders?: Record<string, string>;
+  }
+}
+
+/**
+ * Security headers on every response (helmet's, precomputed per policy): CSP, X-Frame-Options,
+ * nosniff, Referrer-Policy, Cross-Origin-*-Policy…; HSTS only on requests that came over https
+ * (directly or through a proxy trusted with TRUST_PROXY that says X-Forwarded-Proto: https), since
+ * browsers ignore it over http and a plain-http install must stay reachable.
+ */
+export function registerSecurityHeaders(app: FastifyInstance, uploadOrigins: readonly string[] = []): void {
+  const pages = helmetHeaders({ ...HELMET, contentSecurityPolicy: { useDefaults: false, directives: pageDirectives(uploadOrigins) } });
   app.addHook('onRequest', (req, reply, done) => {
+    reply.headers(req.routeOptions.config.securityHeaders ?? pages);
     if (req.protocol === 'https') reply.header('Strict-Transport-Security', HSTS);
     done();
   });
 }
 
+const API_HEADERS = helmetHeaders({ ...HELMET, contentSecurityPolicy: { useDefaults: false, directives: API_DIRECTIVES } });
+
 /** Inside the API's scope (and the receivers'): the strict JSON policy instead of the pages' one. */
 export function useApiSecurityHeaders(scope: FastifyInstance): void {
   scope.addHook('onRoute', (route) => {
-    route.config = { ...(route.config as object), helmet: { contentSecurityPolicy: { useDefaults: false, directives: API_DIRECTIVES } } } as typeof route.config;
+    route.config = { ...(route.config as object), securityHeaders: API_HEADERS } as typeof route.config;
   });
 }
 
