@@ -4,6 +4,7 @@
  * pair with juniors" → "they always pair with juniors"), never a template around quotes.
  * Each part lists the docs (sentence numbers) it used, for the evidence.
  */
+import { FEELING_LEANING, FEELING_MIXED, FEELING_STRONG } from '../memory/tuning.ts';
 import { behaviourStrength } from '../memory/behaviours.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
 import { pickTopics, topicRank } from '../memory/profile-topics.ts';
@@ -94,14 +95,14 @@ export function describeFeeling(mind: MindMemory, passage: readonly number[]): D
   const rated = passage.map((d) => ({ d, s: mind.reading(d).sentiment }));
   const mean = rated.reduce((sum, r) => sum + r.s, 0) / Math.max(1, rated.length);
   const strongest = [...rated].sort((a, b) => Math.abs(b.s) - Math.abs(a.s) || a.d - b.d)[0];
-  const pos = rated.filter((r) => r.s >= 0.3).length;
-  const neg = rated.filter((r) => r.s <= -0.3).length;
+  const pos = rated.filter((r) => r.s >= FEELING_STRONG).length;
+  const neg = rated.filter((r) => r.s <= -FEELING_STRONG).length;
   if (!strongest) return { text: 'Unknown: they have not expressed feelings about anything like this.', used: [] };
   const shown = aboutThem(textOf(mind, strongest.d));
   const used = [strongest.d];
-  if (pos > 0 && neg > 0 && Math.abs(mean) < 0.2) return { text: `Mixed: there is both enthusiasm and unease in how they talk about it; ${shown}`, used };
-  if (mean >= 0.1) return { text: `Positive: they talk about this with warmth and conviction; ${shown}`, used };
-  if (mean <= -0.1) return { text: `Uneasy: this touches on something that troubles them; ${shown}`, used };
+  if (pos > 0 && neg > 0 && Math.abs(mean) < FEELING_MIXED) return { text: `Mixed: there is both enthusiasm and unease in how they talk about it; ${shown}`, used };
+  if (mean >= FEELING_LEANING) return { text: `Positive: they talk about this with warmth and conviction; ${shown}`, used };
+  if (mean <= -FEELING_LEANING) return { text: `Uneasy: this touches on something that troubles them; ${shown}`, used };
   return { text: `Calm and matter-of-fact: they describe it without strong emotion; ${shown}`, used };
 }
 

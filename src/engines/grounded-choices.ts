@@ -3,11 +3,22 @@ import type { MindMemory } from '../memory/mind-memory.ts';
 import { stemsOfText, type PhraseMatcher } from '../memory/answer/phrase-matcher.ts';
 import type { QuestionPassages } from '../memory/answer/question-passages.ts';
 import { isNegated, stanceParts } from '../memory/stance.ts';
-import { answered, noEvidence, readDocs, UNDECIDED_SAYING, type Prepared, type TypedThresholds } from './grounded-question-parts.ts';
+import {
+  answered,
+  BOTH_LEAD,
+  LEAST_CLARITY,
+  MULTIPLE_CLARITY_BONUS,
+  MULTIPLE_SHARE,
+  noEvidence,
+  PREFERS,
+  readDocs,
+  SET_ASIDE,
+  UNDECIDED_SAYING,
+  type Prepared,
+  type TypedThresholds,
+} from './grounded-question-parts.ts';
 import type { Question, TypedAnswer } from './questions.ts';
 
-/** multiple: an option chosen has at least this share of the best option's support. */
-const MULTIPLE_SHARE = 0.75;
 
 
 interface Support {
@@ -16,14 +27,8 @@ interface Support {
   doc: number;
 }
 
-/** single: how clear a win is, from its margin over the next option: this at exactly `optionMargin` (or a tie the encoder broke), 1 at twice it. */
-const LEAST_CLARITY = 0.5;
 
-/** single/multiple: a sentence whose stance marks an option as set aside ("X instead of Y", "I never…") counts for Y this much. */
-const SET_ASIDE = 0.5;
 
-/** single/multiple, a question of preference: a sentence saying what the person prefers or enjoys counts this much more. */
-const PREFERS = 1.3;
 
 /**
  * Each option's support: its best sentence's weight × how well that sentence (or it with the
@@ -63,7 +68,7 @@ function supportOf(mind: MindMemory, p: Prepared, found: QuestionPassages, t: Re
   const others = scored.filter((_, i) => p.options[i]?.kind !== 'both').sort((a, b) => b.score - a.score);
   const [first, second] = others;
   p.options.forEach((o, i) => {
-    if (o.kind === 'both' && first && second && second.score >= t.optionSupport) scored[i] = { text: o.text, score: second.score + t.optionMargin * 1.5, doc: second.doc };
+    if (o.kind === 'both' && first && second && second.score >= t.optionSupport) scored[i] = { text: o.text, score: second.score + t.optionMargin * BOTH_LEAD, doc: second.doc };
   });
   return scored;
 }
@@ -113,7 +118,7 @@ export function choose(mind: MindMemory, q: Question, p: Prepared, found: Questi
     const chosen = support.filter((s) => s.score >= t.multipleSupport && s.score >= best.score * MULTIPLE_SHARE);
     if (chosen.length === 0) return noEvidence(found.confidence * best.score, UNDECIDED_SAYING);
     const clarity = chosen.reduce((s, c) => s + c.score, 0) / chosen.length;
-    return answered(mind, found, best.doc, chosen.map((c) => c.text), null, found.confidence * Math.min(1, clarity + 0.2));
+    return answered(mind, found, best.doc, chosen.map((c) => c.text), null, found.confidence * Math.min(1, clarity + MULTIPLE_CLARITY_BONUS));
   }
   const second = ranked[1];
   const margin = best.score - (second?.score ?? 0);

@@ -30,6 +30,31 @@ export const TYPED_THRESHOLDS: Readonly<TypedThresholds> = {
   minStance: 0.05,
 };
 
+/**
+ * The typed answers' other hand-set numbers, beside the thresholds and with the same provenance
+ * (chosen on the panel questions of the 22 interviews, in-sample; kept, not re-tuned):
+ * - MULTIPLE_SHARE: multiple, an option chosen has at least this share of the best option's support;
+ * - LEAST_CLARITY: single, how clear a win is at exactly `optionMargin` (or a tie the encoder broke), 1 at twice it;
+ * - MULTIPLE_CLARITY_BONUS: multiple, added to the chosen options' mean support for the answer's clarity;
+ * - BOTH_LEAD: "both" wins over the best single option by this many `optionMargin`s when the two best are supported;
+ * - SET_ASIDE / PREFERS: a sentence's stance toward an option (set aside by a contrast or a negation; said as a preference);
+ * - ADDRESSES / NUMBER_TOPIC: likert and number, the share of the question's subject words a sentence must say;
+ * - NUMBER_CLARITY: number, an answer's clarity is NUMBER_CLARITY[0] + NUMBER_CLARITY[1] × its sentence's weight;
+ * - UNDECIDED_SHARE: the confidence kept by a number question that found the subject but no number;
+ * - MAX_TYPED_CONFIDENCE: a typed answer's confidence is never above this (the search's confidence × clarity).
+ */
+export const MULTIPLE_SHARE = 0.75;
+export const LEAST_CLARITY = 0.5;
+export const MULTIPLE_CLARITY_BONUS = 0.2;
+export const BOTH_LEAD = 1.5;
+export const SET_ASIDE = 0.5;
+export const PREFERS = 1.3;
+export const ADDRESSES = 0.5;
+export const NUMBER_TOPIC = 0.5;
+export const NUMBER_CLARITY = [0.6, 0.4] as const;
+export const UNDECIDED_SHARE = 0.5;
+export const MAX_TYPED_CONFIDENCE = 0.95;
+
 export const NO_EVIDENCE_SAYING = "I haven't talked about that, so I can't say.";
 export const UNDECIDED_SAYING = "I've talked around this, but nothing I've said settles it.";
 
@@ -57,7 +82,7 @@ export function answered(mind: MindMemory, found: QuestionPassages, decisive: nu
   const ordered = [found.passages[at] ?? [], ...found.passages.filter((_, i) => i !== at)].filter((docs) => docs.length > 0);
   const saying = (ordered[0] ?? []).map((d) => tidy(mind.memories[d]?.text ?? '')).join(' ');
   const evidence = ordered.map((docs) => passageEvidence(mind, found.relevance, docs));
-  return { status: 'answered', choices, value, saying, confidence: round3(Math.min(0.95, Math.max(0, confidence))), evidence };
+  return { status: 'answered', choices, value, saying, confidence: round3(Math.min(MAX_TYPED_CONFIDENCE, Math.max(0, confidence))), evidence };
 }
 
 /** Sentences read, heaviest first (ties in doc order). */

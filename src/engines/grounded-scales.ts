@@ -4,17 +4,25 @@ import { statedNumbers, TIME_UNITS, type StatedNumber } from '../memory/numbers.
 import { PhraseMatcher } from '../memory/answer/phrase-matcher.ts';
 import type { QuestionPassages } from '../memory/answer/question-passages.ts';
 import { sentenceSentiment } from '../memory/stance.ts';
-import { answered, noEvidence, readDocs, UNDECIDED_SAYING, type Prepared, type TypedThresholds } from './grounded-question-parts.ts';
+import {
+  ADDRESSES,
+  answered,
+  LEAST_CLARITY,
+  noEvidence,
+  NUMBER_CLARITY,
+  NUMBER_TOPIC,
+  readDocs,
+  UNDECIDED_SAYING,
+  UNDECIDED_SHARE,
+  type Prepared,
+  type TypedThresholds,
+} from './grounded-question-parts.ts';
 import type { Question, TypedAnswer } from './questions.ts';
 
-/** likert: a sentence addresses the question when it says this much of its subject words (stance verbs aside). */
-const ADDRESSES = 0.5;
 
 /** likert: sentiment (mostly within ±0.5 for spoken sentences) × this spans the scale. */
 const LIKERT_GAIN = 3;
 
-/** number: the sentence says at least this much of the question's subject words (or its passage means the subject: OPTION_COSINE). */
-const NUMBER_TOPIC = 0.5;
 
 export function likert(mind: MindMemory, q: Question, p: Prepared, found: QuestionPassages, t: Readonly<TypedThresholds>): TypedAnswer {
   const scale = q.scale ?? { min: 1, max: 5 };
@@ -36,7 +44,7 @@ export function likert(mind: MindMemory, q: Question, p: Prepared, found: Questi
   const oriented = (p.descending ? -1 : 1) * (p.negative ? -1 : 1) * stance;
   const half = (scale.max - scale.min) / 2;
   const value = Math.round(Math.min(scale.max, Math.max(scale.min, scale.min + half + oriented * LIKERT_GAIN * half)));
-  return answered(mind, found, decisive, [], value, found.confidence * Math.min(1, 0.5 + Math.abs(stance)));
+  return answered(mind, found, decisive, [], value, found.confidence * Math.min(1, LEAST_CLARITY + Math.abs(stance)));
 }
 
 
@@ -68,7 +76,7 @@ export function numberAnswer(mind: MindMemory, q: Question, p: Prepared, found: 
     if (!p.topic.empty && p.topic.match(mind, d) < NUMBER_TOPIC && !p.topic.meant(mind, found.passageOf.get(d))) continue;
     const text = mind.memories[d]?.text ?? '';
     const n = statedNumbers(text).find((x) => x.value >= min && x.value <= max && fits(x, p, text));
-    if (n) return answered(mind, found, d, [], n.value, found.confidence * (0.6 + 0.4 * w));
+    if (n) return answered(mind, found, d, [], n.value, found.confidence * (NUMBER_CLARITY[0] + NUMBER_CLARITY[1] * w));
   }
-  return noEvidence(found.confidence * 0.5, UNDECIDED_SAYING);
+  return noEvidence(found.confidence * UNDECIDED_SHARE, UNDECIDED_SAYING);
 }

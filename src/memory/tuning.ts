@@ -45,6 +45,16 @@ export const PROMPT_PASSAGES = 5;
  */
 export const TOP_COSINES = 5;
 /**
+ * How `feeling` reads a passage's sentiment (wink-nlp's, about −1…1 per sentence; spoken sentences
+ * mostly within ±0.5): a sentence at or beyond ±FEELING_STRONG is a strong one; a passage with strong
+ * sentences both ways and a mean within ±FEELING_MIXED is mixed; a mean at or beyond ±FEELING_LEANING
+ * is positive or uneasy, else calm. Product wording for the four words `feeling` starts with, not
+ * fitted to any answer: they change which adjective leads, never which passage is quoted.
+ */
+export const FEELING_STRONG = 0.3;
+export const FEELING_MIXED = 0.2;
+export const FEELING_LEANING = 0.1;
+/**
  * Prepared queries (and option phrases) the Searcher keeps, each ~4 KB (two 512-d float vectors and
  * the stems): 1,000 is 4 MB, enough for the questions of every panel running at once (≤ 100
  * questions each) and for scenarios asked again within minutes.
