@@ -99,7 +99,7 @@ export async function compose(
   const accounts = new AccountService(store.repos, rt, config.apiKeyCacheMs);
   const minds = new MindService(store, blobs, rt);
   // Snapshots processed before passage vectors were stored get theirs on first use (in this process, once).
-  const memories = new MindMemories(store, searcher.encoderId, async (texts) => embedForStorage(await searcher.encoderNow(), texts));
+  const memories = new MindMemories(store, searcher.encoderId, async (texts) => embedForStorage(await searcher.encoderNow(), texts), config.memoryCacheBytes);
   minds.onDeleted(({ snapshotIds }) => memories.forget(snapshotIds));
   // Built before `services`: settleDirectUpload reaches the upload service through it, once both exist.
   const snapshots: SnapshotService = new SnapshotService(store, blobs, minds, rt, {

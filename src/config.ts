@@ -53,6 +53,7 @@ const ConfigSchema = z.object({
   USAGE_FLUSH_MS: z.coerce.number().int().min(10).default(5000),
   PANEL_MAX_ANSWERS: z.coerce.number().int().min(1).default(20_000),
   PANEL_LLM_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  MEMORY_CACHE_MB: z.coerce.number().positive().default(256),
 });
 
 export interface Config {
@@ -94,6 +95,8 @@ export interface Config {
   panelMaxAnswers: number;
   /** Questions of one panel unit the LLM engine answers at once. */
   panelLlmConcurrency: number;
+  /** The budget of the indexed minds' memories a process keeps (domain/mind-memory.ts), in bytes. */
+  memoryCacheBytes: number;
   /** How long a verified API key is trusted without a database lookup (0 = never cached). */
   apiKeyCacheMs: number;
   /** How long a completed or failed snapshot status is answered from memory (0 = never cached). */
@@ -175,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     strictModels: c.STRICT_MODELS,
     panelMaxAnswers: c.PANEL_MAX_ANSWERS,
     panelLlmConcurrency: c.PANEL_LLM_CONCURRENCY,
+    memoryCacheBytes: Math.floor(c.MEMORY_CACHE_MB * 1024 * 1024),
     apiKeyCacheMs: c.API_KEY_CACHE_MS,
     statusCacheMs: c.STATUS_CACHE_MS,
     store,

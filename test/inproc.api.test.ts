@@ -28,4 +28,5 @@ suites(import.meta.url, [
   'web.panels',
   'api.snapshot-management',
   'api.psychometrics',
+  'memory-cache',
 ]);

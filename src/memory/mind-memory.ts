@@ -19,6 +19,32 @@ const LEAD_IN = 2;
 
 const wordCount = (text: string): number => text.split(' ').length;
 
+/**
+ * What V8 (64-bit, no pointer compression, as Node.js is built) spends on the things a MindMemory
+ * holds, for `MindMemory.bytes`. A string is a 16-byte header and its characters, one byte each
+ * unless one is beyond Latin-1 (then two), rounded to 8.
+ */
+const TWO_BYTE = /[\u0100-\uffff]/; // any UTF-16 code unit beyond Latin-1
+const stringBytes = (s: string | null): number => (s === null ? 0 : (16 + s.length * (TWO_BYTE.test(s) ? 2 : 1) + 7) & ~7);
+/** A memory as loaded: an object of 8 fields (24 + 8 × 8) and its start and end times boxed (16 each). */
+const MEMORY_OBJECT = 120;
+/** A term token {stem, word}: an object of 2 fields (24 + 16) and its slot; its strings add little (the stems are shared through sentences.ts's cache; 44 fits what was measured). */
+const TOKEN = 44;
+/** A doc's array of tokens: the array and its store's header (48), and at least 17 slots (an array grown by push). */
+const TOKEN_ARRAY = 48;
+const TOKEN_ARRAY_MIN_SLOTS = 17;
+/** A JavaScript Map's cost per entry of its capacity (a power of two): 3 slots of 8, and half a bucket. */
+const MAP_ENTRY = 28;
+/**
+ * Postings of the BM25 index's question field: one (Int32 doc, Uint16 tf) per distinct index term of
+ * a memory's question, about one per 20 characters of question (0.046–0.053 on five corpus minds).
+ */
+const QUESTION_CHARS_PER_POSTING = 20;
+/** The objects around the typed arrays (~20 of them, each a view, a buffer and its store's record) and the rest. */
+const FIXED = 16_000;
+/** A sentence's reading, once remembered (`reading`): its candidate phrases and the Map's entry (490–600 bytes measured). */
+const READING = 540;
+
 export class MindMemory {
   /** First and last doc of the answer each doc belongs to (consecutive sentences under one question). */
   readonly answerFirst: Int32Array;
@@ -82,6 +108,52 @@ export class MindMemory {
 
   get size(): number {
     return this.lexical.size;
+  }
+
+  /**
+   * An estimate of the bytes this memory holds, for the cache's budget (domain/mind-memory.ts):
+   * the memories as loaded (their objects and strings: text, question, speaker, snapshot id),
+   * their term tokens, the BM25 index (its vocabulary Map and the postings, lengths and score
+   * buffers in typed arrays), the answer bounds and word counts, the passage vectors; and the
+   * sentences' readings remembered so far (`reading`), which grow with use (every sentence read
+   * adds about a third to a fresh memory), so the estimate does too.
+   *
+   * Measured against the heap once (heapUsed + arrayBuffers after a full GC, 20 copies of each
+   * set built and held in a fresh process, Node 24): on five corpus minds of 36–453 sentences
+   * and on the set of all five, the estimate is 2.1% under to 1.6% over what a fresh memory holds
+   * (66–1,803 KB), and 2.3% under to 3.8% over once every sentence has been read (84–2,520 KB).
+   * Not counted: the stems, shared by every mind through sentences.ts's cache.
+   */
+  get bytes(): number {
+    return (this.estimate ??= this.estimateBytes()) + READING * this.readings.size;
+  }
+  private estimate: number | null = null;
+
+  private estimateBytes(): number {
+    const n = this.memories.length;
+    let rows = 0;
+    let questionChars = 0;
+    for (const m of this.memories) {
+      rows += MEMORY_OBJECT + stringBytes(m.text) + stringBytes(m.question) + stringBytes(m.speaker) + stringBytes(m.snapshotId);
+      questionChars += m.question?.length ?? 0;
+    }
+    let tokens = 0;
+    let tokenArrays = 0;
+    const stems = new Set<string>();
+    for (const doc of this.tokens) {
+      tokens += doc.length;
+      tokenArrays += TOKEN_ARRAY + 8 * Math.max(TOKEN_ARRAY_MIN_SLOTS, doc.length);
+      for (const t of doc) stems.add(t.stem);
+    }
+    // The vocabulary holds the text's stems and the questions' own (10–14% more on the corpus minds).
+    const vocab = Math.ceil(stems.size * 1.12);
+    const lexical =
+      MAP_ENTRY * 2 ** Math.ceil(Math.log2(vocab + 1)) + // vocabulary
+      2 * 4 * (vocab + 1) + // both fields' offsets
+      6 * (tokens + questionChars / QUESTION_CHARS_PER_POSTING) + // postings: Int32 doc + Uint16 tf
+      (2 * 4 + 8 + 4) * n; // both fields' lengths, the score and mask buffers
+    const arrays = 8 * n * 2 + (4 + 4 + 2) * n; // the docs and their tokens (arrays of pointers), answerFirst/Last, words
+    return Math.round(rows + TOKEN * tokens + tokenArrays + lexical + arrays + (this.passages?.bytes ?? 0) + FIXED);
   }
 
   /** Median length in words of the person's answers (runs of sentences under one question). */
