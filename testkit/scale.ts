@@ -19,8 +19,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: pgAdminUrl ?? undefined });
+async function admin<T>(fn: (c: pg.Client) => Promise<T>, adminUrl = pgAdminUrl): Promise<T> {
+  const c = new pg.Client({ connectionString: adminUrl ?? undefined });
   await c.connect();
   try {
     return await fn(c);
@@ -29,14 +29,17 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A new empty database on the test server, dropped (with its connections) by drop(). */
-export async function createDatabase(): Promise<TestDatabase> {
-  if (!pgAdminUrl) throw new Error('TEST_DATABASE_URL is not set');
+/**
+ * A new empty database on the test server (or on the server of `adminUrl`, a role allowed to create
+ * databases: the benchmarks' own setting), dropped (with its connections) by drop().
+ */
+export async function createDatabase(adminUrl = pgAdminUrl): Promise<TestDatabase> {
+  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `mindsim_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  await admin((c) => c.query(`create database ${name}`));
-  const url = new URL(pgAdminUrl);
+  await admin((c) => c.query(`create database ${name}`), adminUrl);
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined) };
+  return { url: url.toString(), drop: () => admin((c) => c.query(`drop database if exists ${name} with (force)`), adminUrl).then(() => undefined) };
 }
 
 export interface TestS3 {
