@@ -149,7 +149,7 @@ export function renderReport(modes: readonly ModeResult[], meta: ReportMeta): st
     '# Fidelity evaluation',
     '',
     `\`npm run eval\` (eval/run.ts): held-out answer prediction and a scenario suite through the public API on a freshly`,
-    `started service. Model: \`${meta.model}\` (answered by ${answeredBy}); retrieval: ${modes.map((m) => `\`${m.mode}\``).join(', ')}.`,
+    `started service. Model: \`${meta.model}\` (answered by ${answeredBy})${modes.length > 1 ? `; runs: ${modes.map((m) => `\`${m.mode}\``).join(', ')}` : ''}.`,
     `Transcripts: ${meta.interviews} from \`${meta.dir}\`${meta.dir.includes('changelog') ? ' (Changelog Media, CC BY-SA 4.0; read in place, not copied)' : ''}.`,
     `Formats: ${meta.formats.join(', ')}. Held out: ${meta.heldOut ? `up to ${meta.perInterview} answers per interview` : 'not run'}. ` +
       `Scenarios: ${meta.scenarios ? `${meta.scenarioFiles} files from \`${meta.scenarioDir}\`` : 'not run'}` +
