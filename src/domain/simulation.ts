@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { EngineRegistry, ModelInfo, ResolvedModel } from '../engines/registry.ts';
 import type { ConversationTurn, EvidenceItem, PartListener, SimulationAnalysis, SimulationResult } from '../engines/types.ts';
 import type { MindRow } from '../store/db/repos/minds.ts';
@@ -66,6 +67,9 @@ const inProgress = (id: string) =>
     simulationId: id,
   });
 
+/** Minds whose default twin this process remembers (the twin made with the mind, which never changes). */
+const DEFAULT_TWINS_KEPT = 10_000;
+
 /**
  * Runs scenarios against a mind's memory (its completed snapshots linked to a twin, to the one asked for if any) and keeps every turn
  * as a conversation (domain/conversation.ts): answered in the request, streamed part by part,
@@ -81,6 +85,12 @@ export class SimulationService {
   private readonly strictModels: boolean;
   private readonly memories: MindMemories;
   private readonly rt: Runtime;
+  /**
+   * mind id → its default twin's id, for the usage meter: the twin made with the mind is its default
+   * for as long as it lives (twins added or renamed later never are), so an entry needs no
+   * invalidation but the mind's deletion; looked up once per mind and process.
+   */
+  private readonly defaultTwins = new LRUCache<string, string>({ max: DEFAULT_TWINS_KEPT });
   constructor(
     store: Store,
     minds: MindService,
@@ -95,6 +105,7 @@ export class SimulationService {
     this.strictModels = strictModels;
     this.memories = memories;
     this.rt = rt;
+    minds.onDeleted(({ mindId }) => this.defaultTwins.delete(mindId));
   }
 
   /** Calls `fn` after each simulation with the caller and the twin simulated (the usage meter counts them). */
@@ -136,7 +147,9 @@ export class SimulationService {
       history = recentHistory(await this.store.repos.simulations.messages(conversation.id));
     }
     const twinId = req.digitalTwinId ?? conversation?.digitalTwinId ?? undefined;
-    if (twinId !== undefined && !(await this.store.repos.twins.byId(auth.accountId, mind.id, twinId))) {
+    // The conversation's own twin was checked when it began (a twin goes only with its mind, and its conversations with it).
+    const known = twinId !== undefined && twinId === conversation?.digitalTwinId;
+    if (twinId !== undefined && !known && !(await this.store.repos.twins.byId(auth.accountId, mind.id, twinId))) {
       throw notFound('The digital twin', 'digital_twin_not_found');
     }
     const snapshotIds = await this.completedSnapshots(mind.id, twinId);
@@ -263,11 +276,23 @@ export class SimulationService {
     await this.store.repos.simulations.move(simulationId, 'fail', { error: { code, message }, at: iso(this.rt.now()) });
   }
 
-  /** Tells the onSimulated listeners (the usage meter) which twin the caller simulated: the one asked for, else the mind's default one. */
+  /**
+   * Tells the onSimulated listeners (the usage meter) which twin the caller simulated: the one
+   * asked for, else the mind's default one (no query once this process has looked it up).
+   */
   private async simulated(turn: PreparedTurn): Promise<void> {
     if (this.simulatedListeners.length === 0) return;
-    const twinId = turn.digitalTwinId ?? (await this.store.repos.minds.twinsOf(turn.mind.id))[0]?.id;
+    const twinId = turn.digitalTwinId ?? (await this.defaultTwin(turn.mind.id));
     if (twinId) for (const fn of this.simulatedListeners) fn(turn.auth, twinId);
+  }
+
+  private async defaultTwin(mindId: string): Promise<string | undefined> {
+    let id = this.defaultTwins.get(mindId);
+    if (id === undefined) {
+      id = (await this.store.repos.twins.defaultOf(mindId))?.id;
+      if (id !== undefined) this.defaultTwins.set(mindId, id);
+    }
+    return id;
   }
 
   private resolve(name: string | undefined): ResolvedModel {

@@ -171,16 +171,6 @@ export class MindsRepo {
     return { snapshotIds };
   }
 
-  twinsOf(mindId: string): Promise<DigitalTwinRow[]> {
-    return this.db
-      .selectFrom('digital_twins')
-      .selectAll()
-      .where('mind_id', '=', mindId)
-      .orderBy('is_default', 'desc')
-      .orderBy('created_at')
-      .execute();
-  }
-
   twin(mindId: string, twinId: string): Promise<DigitalTwinRow | undefined> {
     return this.db
       .selectFrom('digital_twins')
