@@ -1,4 +1,5 @@
 import os from 'node:os';
+import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { AccountService } from './domain/accounts.ts';
@@ -16,6 +17,7 @@ import { PROCESS_SNAPSHOT, SnapshotService } from './domain/snapshots.ts';
 import { RUN_SIMULATION, SimulationService } from './domain/simulation.ts';
 import { SimulationHistory } from './domain/simulations.ts';
 import { PanelService } from './domain/panels.ts';
+import { PendingTurns } from './domain/pending-turns.ts';
 import { PanelRunner } from './domain/panel-runner.ts';
 import { RUN_PANEL_UNIT } from './domain/panel.ts';
 import { TagService } from './domain/tags.ts';
@@ -44,6 +46,7 @@ import type { BlobStore } from './store/blobs/blob-store.ts';
 import { openStorage } from './store/open.ts';
 import { openRateLimitStore } from './store/rate-limit-stores.ts';
 import type { Store } from './store/store.ts';
+import { openTurnJournal } from './store/turn-journal.ts';
 
 /** Everything the service is made of, built from configuration in one place. */
 export interface Context {
@@ -57,7 +60,16 @@ export interface Context {
   searcher: Searcher;
   /** What the dashboard's sessions need (src/web). */
   web: WebSettings;
+  /** New conversations' first turns not yet stored (their counts: tests and benchmarks). */
+  turns: PendingTurns;
   createWorker(): Worker;
+  /**
+   * For the process that serves the API: takes the journal of answered turns (DATA_DIR/simulation-turns),
+   * stores what a process that stopped left in it, and from then on stores new conversations' first
+   * turns after their answer. False (turns stored before their answer) with SIMULATION_FLUSH_MS=0 or
+   * when another process holds the journal.
+   */
+  deferTurns(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -70,6 +82,8 @@ export function analysisSettings(config: Config): AnalysisSettings {
 export interface Adapters {
   /** Transcript analysis: an AnalysisPool of this process's own threads by default. */
   analysis?: Pick<AnalysisPool, 'analyse' | 'embed' | 'selfCheck'>;
+  /** Hears the SQL of every statement the database runs (tests count the writes with it). */
+  onQuery?: (sql: string) => void;
 }
 
 export async function compose(
@@ -78,7 +92,7 @@ export async function compose(
   log: Logger = pino({ level: config.logLevel }),
   adapters: Adapters = {},
 ): Promise<Context> {
-  const { store, blobs } = await openStorage(config, rt);
+  const { store, blobs } = await openStorage(config, rt, adapters.onQuery);
 
   const secret =
     config.signingSecret ?? (await store.repos.settings.getOrInit('url_signing_secret', rt.randomBytes(32).toString('hex')));
@@ -113,6 +127,9 @@ export async function compose(
   const usage = new UsageService(store.repos.usage, rt, config.usageFlushMs, (err) =>
     log.warn({ err }, 'usage counts could not be saved; they are kept for the next flush'),
   );
+  const turns = new PendingTurns(store, { flushMs: config.simulationFlushMs, sharedDatabase: Boolean(config.store.databaseUrl) }, (err) =>
+    log.warn({ err }, 'answered simulation turns could not be stored yet; they stay in the journal and are tried again'),
+  );
   const services: Services = {
     accounts,
     logins: new LoginService(store.repos, rt),
@@ -127,8 +144,8 @@ export async function compose(
     snapshotDetails: new SnapshotDetailsService(store, snapshots),
     twins: new DigitalTwinService(store, minds, rt),
     psychometrics: new PsychometricsService(store, minds, snapshots),
-    simulation: new SimulationService(store, minds, engines, config.strictModels, memories, rt),
-    simulations: new SimulationHistory(store, minds),
+    simulation: new SimulationService(store, minds, engines, config.strictModels, memories, rt, turns),
+    simulations: new SimulationHistory(store, minds, turns),
     panels: new PanelService(store, engines, { maxAnswers: config.panelMaxAnswers, strictModels: config.strictModels }, rt),
     profiles,
     webhooks: new WebhookService(store, rt, `${config.publicUrl}/webhook`),
@@ -165,12 +182,25 @@ export async function compose(
     return worker;
   };
 
+  const deferTurns = async () => {
+    if (config.simulationFlushMs <= 0 || turns.deferring) return turns.deferring;
+    const journal = openTurnJournal(path.join(config.dataDir, 'simulation-turns'));
+    if (!journal) {
+      log.warn('another process holds the journal of simulation turns in this data folder: this one stores each turn before answering');
+      return false;
+    }
+    const left = await turns.start(journal);
+    if (left.replayed + left.dropped + left.unreadable > 0) log.info(left, 'simulation turns answered before a stop were stored from the journal');
+    return true;
+  };
+
   const close = async () => {
-    // The usage counts still in memory are written before the database closes.
+    // Answered turns, then the usage counts still in memory, are written before the database closes.
+    await turns.close();
     await usage.close().catch((err: unknown) => log.error({ err }, 'usage counts lost on close'));
     await rateLimits.close();
     await analysis?.close();
     await store.destroy();
   };
-  return { config, log, store, blobs, services, memories, searcher, web, createWorker, close };
+  return { config, log, store, blobs, services, memories, searcher, web, turns, createWorker, deferTurns, close };
 }

@@ -7,6 +7,9 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** On SQLite, a new conversation's first turn is stored this long after its answer, with the others answered meanwhile. */
+const DEFAULT_SIMULATION_FLUSH_MS = 100;
+
 /** Every setting of the service, read once from the environment and validated. Documented in docs/OPERATIONS.md ("Configuration"). */
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -51,6 +54,7 @@ const ConfigSchema = z.object({
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
   USAGE_FLUSH_MS: z.coerce.number().int().min(10).default(5000),
+  SIMULATION_FLUSH_MS: z.coerce.number().int().min(0).max(600_000).optional(),
   PANEL_MAX_ANSWERS: z.coerce.number().int().min(1).default(20_000),
   PANEL_LLM_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   MEMORY_CACHE_MB: z.coerce.number().positive().default(256),
@@ -111,6 +115,11 @@ export interface Config {
   rateLimit: RateLimitSettings;
   /** How often the usage meter writes its in-memory counts to the database. */
   usageFlushMs: number;
+  /**
+   * How long a new conversation's answered first turn waits (journaled in DATA_DIR) to be stored
+   * with those answered after it; 0: stored before the answer. Default 100 on SQLite, 0 on PostgreSQL.
+   */
+  simulationFlushMs: number;
 }
 
 export interface RateLimitSettings {
@@ -202,6 +211,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       redisUrl: c.REDIS_URL,
     },
     usageFlushMs: c.USAGE_FLUSH_MS,
+    // PostgreSQL's API nodes are stateless (any node may take the next request, none keeps a disk): there a turn is stored before its answer unless asked.
+    simulationFlushMs: c.SIMULATION_FLUSH_MS ?? (store.databaseUrl ? 0 : DEFAULT_SIMULATION_FLUSH_MS),
   };
 }
 

@@ -25,6 +25,8 @@ async function main(): Promise<void> {
       );
 
   if (app) {
+    // This process answers simulations: it owns the journal of answered turns (stores what a crash left in it first).
+    await ctx.deferTurns();
     // What the first simulate needs (wink-nlp, the sentence encoder) is loaded at start, not by it.
     ctx.memories.warmUp();
     await ctx.searcher.warmUp();

@@ -21,6 +21,7 @@ suites(import.meta.url, [
   'api.usage',
   'api.tags',
   'api.simulations',
+  'api.simulation-turns',
   'api.passages',
   'api.simulations-llm',
   'api.panels',

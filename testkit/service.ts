@@ -60,8 +60,14 @@ export function serviceEnv(extra: Record<string, string>, defaults: Record<strin
   return env;
 }
 
+/** What a test may bring besides the environment. */
+export interface ServiceOptions {
+  /** Hears the SQL of every statement the service's database runs (to count writes). */
+  onQuery?: (sql: string) => void;
+}
+
 /** Starts the service in this process on a free port; `DATA_DIR` in `extraEnv` shares another service's data. */
-export async function startService(extraEnv: Record<string, string> = {}): Promise<Service> {
+export async function startService(extraEnv: Record<string, string> = {}, opts: ServiceOptions = {}): Promise<Service> {
   const ownDir = !extraEnv.DATA_DIR;
   const dataDir = extraEnv.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'mindsim-svc-'));
   const port = await freePort();
@@ -70,7 +76,10 @@ export async function startService(extraEnv: Record<string, string> = {}): Promi
   const config = loadConfig(env);
   let logged = '';
   const stream = { write: (line: string) => void (logged += line) };
-  const ctx = await compose(config, undefined, pino({ level: config.logLevel }, stream), { analysis: sharedAnalysis(config) });
+  const ctx = await compose(config, undefined, pino({ level: config.logLevel }, stream), {
+    analysis: sharedAnalysis(config),
+    ...(opts.onQuery ? { onQuery: opts.onQuery } : {}),
+  });
   let worker: Worker | null = null;
   let app: FastifyInstance | null = null;
   try {
@@ -78,6 +87,8 @@ export async function startService(extraEnv: Record<string, string> = {}): Promi
     app = await buildApp(ctx.services, httpSettings(config, { logStream: stream }), webPages(ctx.services, ctx.web));
     // Unlike main.ts, no ctx.memories.warmUp(): the first simulate loads wink-nlp and the word
     // vectors itself, so a test file that simulates nothing in this thread never loads them.
+    // As main.ts: an API process owns the journal of answered turns (unless another service on this data folder does).
+    await ctx.deferTurns();
     const owner = await ctx.services.accounts.ensureOwner();
     await app.listen({ port, host: '127.0.0.1' });
     worker?.start();

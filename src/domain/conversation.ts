@@ -79,6 +79,20 @@ export type NewSimulation = Pick<
 /** A message to store: the repository numbers it after the conversation's last one. */
 export type NewMessage = Pick<SimulationMessage, 'id' | 'role' | 'content' | 'createdAt'>;
 
+/**
+ * A new conversation's first turn, answered and not yet in the database (domain/pending-turns.ts
+ * stores it after the answer). It is stored only while every snapshot it cites still exists: a
+ * mind or snapshot deleted meanwhile takes the turn with it, as it takes the conversations that
+ * cite it (repos/simulations.ts deleteCiting). Storing a turn already stored changes nothing.
+ */
+export interface AnsweredTurn {
+  simulation: NewSimulation;
+  /** The question and the answer, in that order. */
+  messages: NewMessage[];
+  /** The latest snapshot used (mindAssessmentId) and every snapshot the evidence quotes. */
+  citedSnapshotIds: string[];
+}
+
 /** At most this many characters of the first message make the title. */
 export const TITLE_CHARACTERS = 80;
 

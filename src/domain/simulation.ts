@@ -6,10 +6,11 @@ import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
 import { DomainError, conflict, invalid, notFound } from '../kernel/errors.ts';
 import { iso, type Runtime } from '../kernel/runtime.ts';
-import { isBusy, recentHistory, titleOf, type NewMessage, type SimulationRecord } from './conversation.ts';
+import { isBusy, recentHistory, titleOf, type AnsweredTurn, type NewMessage, type SimulationRecord } from './conversation.ts';
 import type { MindService } from './minds.ts';
 import type { MindMemories } from './mind-memory.ts';
 import { resolveModel } from './models.ts';
+import type { PendingTurns } from './pending-turns.ts';
 import { snapshotNotReady } from './snapshots.ts';
 
 /** The job that answers a background turn (runInBackground). */
@@ -73,7 +74,8 @@ const DEFAULT_TWINS_KEPT = 10_000;
 /**
  * Runs scenarios against a mind's memory (its completed snapshots linked to a twin, to the one asked for if any) and keeps every turn
  * as a conversation (domain/conversation.ts): answered in the request, streamed part by part,
- * or queued for a worker (RUN_SIMULATION).
+ * or queued for a worker (RUN_SIMULATION). A new conversation's first turn is stored after its
+ * answer (PendingTurns: journaled first, so a crash loses nothing); a follow-up, before it.
  */
 export class SimulationService {
   private readonly simulatedListeners: Array<(auth: AuthContext, digitalTwinId: string) => void> = [];
@@ -85,6 +87,7 @@ export class SimulationService {
   private readonly strictModels: boolean;
   private readonly memories: MindMemories;
   private readonly rt: Runtime;
+  private readonly turns: PendingTurns;
   /**
    * mind id → its default twin's id, for the usage meter: the twin made with the mind is its default
    * for as long as it lives (twins added or renamed later never are), so an entry needs no
@@ -98,6 +101,7 @@ export class SimulationService {
     strictModels: boolean,
     memories: MindMemories,
     rt: Runtime,
+    turns: PendingTurns,
   ) {
     this.store = store;
     this.minds = minds;
@@ -105,6 +109,7 @@ export class SimulationService {
     this.strictModels = strictModels;
     this.memories = memories;
     this.rt = rt;
+    this.turns = turns;
     minds.onDeleted(({ mindId }) => this.defaultTwins.delete(mindId));
   }
 
@@ -135,7 +140,10 @@ export class SimulationService {
     let conversation: SimulationRecord | null = null;
     let history: ConversationTurn[] = [];
     if (req.conversationId) {
-      conversation = (await this.store.repos.simulations.byId(auth.accountId, req.conversationId)) ?? null;
+      const id = req.conversationId;
+      // Its first turn may be answered and not stored yet (here, or on another API process).
+      await this.turns.settleConversation(id);
+      conversation = (await this.turns.find(() => this.store.repos.simulations.byId(auth.accountId, id))) ?? null;
       if (!conversation) throw conversationNotFound();
       if (conversation.mindId !== mind.id) {
         throw invalid('conversation_mind_mismatch', 'This conversation is with another mind: send its mindId, or leave conversationId out to start a new one.', {
@@ -168,7 +176,11 @@ export class SimulationService {
     };
   }
 
-  /** Runs a prepared turn and stores it with its answer (a new conversation, or the next turn of one). */
+  /**
+   * Runs a prepared turn and stores it with its answer: a new conversation's first turn is kept
+   * by PendingTurns (journaled now, in the database within SIMULATION_FLUSH_MS) when it defers,
+   * else stored now; the next turn of a conversation is stored now.
+   */
   async answer(turn: PreparedTurn, onPart?: PartListener): Promise<SimulateResponse> {
     const result = await this.run(turn.mind, turn.resolved, turn.snapshotIds, turn.message, turn.history, onPart);
     const at = iso(this.rt.now());
@@ -179,22 +191,24 @@ export class SimulationService {
     const latest = turn.snapshotIds.at(-1) ?? null;
     const { simulations } = this.store.repos;
     if (!turn.conversation) {
-      await this.store.transaction(({ repos }) =>
-        repos.simulations.insert(
-          {
-            id: turn.simulationId,
-            accountId: turn.accountId,
-            mindId: turn.mind.id,
-            digitalTwinId: turn.digitalTwinId,
-            mindAssessmentId: latest,
-            title: titleOf(turn.message),
-            model: turn.resolved.model,
-            status: 'completed',
-            createdAt: turn.askedAt,
-          },
-          messages,
-        ),
-      );
+      const answered: AnsweredTurn = {
+        simulation: {
+          id: turn.simulationId,
+          accountId: turn.accountId,
+          mindId: turn.mind.id,
+          digitalTwinId: turn.digitalTwinId,
+          mindAssessmentId: latest,
+          title: titleOf(turn.message),
+          model: turn.resolved.model,
+          status: 'completed',
+          createdAt: turn.askedAt,
+        },
+        messages,
+        citedSnapshotIds: [...new Set([...(latest ? [latest] : []), ...result.evidence.map((e) => e.snapshotId)])],
+      };
+      if (!this.turns.add(answered)) {
+        await this.store.transaction(({ repos }) => repos.simulations.insert(answered.simulation, messages));
+      }
     } else {
       const patch = { model: turn.resolved.model, mindAssessmentId: latest, error: null, at };
       const stored = await this.store.transaction(({ repos }) => repos.simulations.move(turn.simulationId, 'answer', patch, messages));

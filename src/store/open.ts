@@ -11,11 +11,11 @@ import { Store } from './store.ts';
  * store (DATA_DIR/blobs, or S3 with BLOB_STORE=s3), picked from configuration. The adapters not
  * picked are not loaded: pg, better-sqlite3 and the AWS SDK are imported only by the one in use.
  */
-export async function openStorage(config: Config, rt: Runtime): Promise<{ store: Store; blobs: BlobStore }> {
+export async function openStorage(config: Config, rt: Runtime, onQuery?: (sql: string) => void): Promise<{ store: Store; blobs: BlobStore }> {
   const { databaseUrl, databasePoolSize, s3 } = config.store;
   const db = databaseUrl
-    ? await (await import('./db/postgres.ts')).openPostgres(databaseUrl, { poolSize: databasePoolSize })
-    : await (await import('./db/sqlite.ts')).openSqlite(config.dataDir);
+    ? await (await import('./db/postgres.ts')).openPostgres(databaseUrl, { poolSize: databasePoolSize, onQuery })
+    : await (await import('./db/sqlite.ts')).openSqlite(config.dataDir, onQuery);
   const store = new Store(db, (conn) => new DbJobQueue(conn, rt, config.jobMaxAttempts));
   const blobs = s3 ? new (await import('./blobs/s3.ts')).S3BlobStore(s3) : new FilesystemBlobStore(path.join(config.dataDir, 'blobs'));
   return { store, blobs };

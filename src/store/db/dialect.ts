@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, LogEvent } from 'kysely';
 import { PostgresAdapter } from './kysely.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -13,4 +13,9 @@ export function dialectOf(db: Kysely<any>): DialectName {
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
+/** Kysely's log option calling `onQuery` with the SQL of each statement run (begin and commit included), or no option. */
+export function queryLog(onQuery?: (sql: string) => void): { log?: (event: LogEvent) => void } {
+  return onQuery ? { log: (event) => void (event.level === 'query' && onQuery(event.query.sql)) } : {};
 }

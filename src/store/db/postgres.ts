@@ -1,3 +1,4 @@
+import { queryLog } from './dialect.ts';
 import { Kysely, PostgresDialect } from './kysely.ts';
 import pg from 'pg';
 import { migrate } from './migrate.ts';
@@ -15,6 +16,8 @@ const types = {
 export interface PostgresOptions {
   /** Connections of this process's pool. */
   poolSize?: number;
+  /** Hears every statement's SQL. */
+  onQuery?: ((sql: string) => void) | undefined;
 }
 
 /**
@@ -26,7 +29,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   pool.on('error', () => {
     /* an idle client lost its connection: the pool replaces it on next use */
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...queryLog(opts.onQuery) });
   const lock = new pg.Client({ connectionString: url });
   await lock.connect();
   try {

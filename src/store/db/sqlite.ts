@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import type { SqliteDatabase as SqliteDialectDatabase } from 'kysely';
+import { queryLog } from './dialect.ts';
 import { Kysely, SqliteDialect } from './kysely.ts';
 import { LRUCache } from 'lru-cache';
 import { migrate } from './migrate.ts';
 import type { Database } from './schema.ts';
 
-/** Opens (creating if needed) the embedded SQLite database in WAL mode and applies migrations. */
-export async function openSqlite(dataDir: string): Promise<Kysely<Database>> {
+/** Opens (creating if needed) the embedded SQLite database in WAL mode and applies migrations; `onQuery` hears every statement's SQL. */
+export async function openSqlite(dataDir: string, onQuery?: (sql: string) => void): Promise<Kysely<Database>> {
   fs.mkdirSync(dataDir, { recursive: true });
   const sqlite = new SqliteDatabase(path.join(dataDir, 'mindsim.sqlite'));
   sqlite.pragma('journal_mode = WAL');
@@ -18,7 +19,7 @@ export async function openSqlite(dataDir: string): Promise<Kysely<Database>> {
   // Deleted rows are overwritten with zeros, not left in free pages: a deleted mind's words do not
   // linger in the file (the WAL keeps them until its next checkpoint; `admin erase-mind` forces one).
   sqlite.pragma('secure_delete = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...queryLog(onQuery) });
   await migrate(db);
   return db;
 }

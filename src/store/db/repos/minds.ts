@@ -1,4 +1,5 @@
 import type { ExpressionBuilder, Kysely, Selectable, Updateable } from 'kysely';
+import { dialectOf } from '../dialect.ts';
 import { sql } from '../kysely.ts';
 import type { PageCursor } from '../../../kernel/pagination.ts';
 import type { Database, DigitalTwinsTable, MindsTable } from '../schema.ts';
@@ -144,6 +145,9 @@ export class MindsRepo {
    * snapshots' ids.
    */
   async delete(accountId: string, id: string): Promise<{ snapshotIds: string[] }> {
+    // PostgreSQL: the mind's row is locked first, so a batch of answered turns being stored for it
+    // (SimulationsRepo.insertAnswered, which reads it FOR KEY SHARE) commits before this deletion reads its simulations, or sees it gone.
+    if (dialectOf(this.db) === 'postgres') await this.db.selectFrom('minds').select('id').where('id', '=', id).forUpdate().execute();
     const snapshotIds = (await this.db.selectFrom('snapshots').select('id').where('mind_id', '=', id).execute()).map((r) => r.id);
     for (let i = 0; i < snapshotIds.length; i += 100) {
       const batch = snapshotIds.slice(i, i + 100);

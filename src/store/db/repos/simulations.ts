@@ -1,7 +1,9 @@
 import type { Kysely, Selectable, UpdateObject } from 'kysely';
+import { dialectOf } from '../dialect.ts';
 import { sql } from '../kysely.ts';
 import {
   SIMULATION_TRANSITIONS,
+  type AnsweredTurn,
   type MessageContent,
   type NewMessage,
   type NewSimulation,
@@ -44,6 +46,37 @@ export interface SimulationPatch {
   at: string;
 }
 
+/** Rows per insert (and ids per `in` list): within SQLite's and PostgreSQL's limits on bound values. */
+const CHUNK = 500;
+
+const simulationRow = (s: NewSimulation) => ({
+  id: s.id,
+  account_id: s.accountId,
+  mind_id: s.mindId,
+  digital_twin_id: s.digitalTwinId,
+  mind_assessment_id: s.mindAssessmentId,
+  title: s.title,
+  model: s.model,
+  status: s.status,
+  error_code: null,
+  error_message: null,
+  created_at: s.createdAt,
+  updated_at: s.createdAt,
+});
+
+/** The messages' rows, numbered after the conversation's `after` first ones. */
+const messageRows = (s: { id: string; accountId: string; mindId: string }, after: number, messages: readonly NewMessage[]) =>
+  messages.map((m, i) => ({
+    id: m.id,
+    simulation_id: s.id,
+    account_id: s.accountId,
+    mind_id: s.mindId,
+    seq: after + i + 1,
+    role: m.role,
+    content: JSON.stringify(m.content),
+    created_at: m.createdAt,
+  }));
+
 /** Simulations and their messages, always scoped by account for clients; moves guarded as domain/conversation.ts says. */
 export class SimulationsRepo {
   private readonly db: Kysely<Database>;
@@ -55,23 +88,55 @@ export class SimulationsRepo {
   async insert(s: NewSimulation, messages: readonly NewMessage[]): Promise<void> {
     await this.db
       .insertInto('simulations')
-      .values({
-        id: s.id,
-        account_id: s.accountId,
-        mind_id: s.mindId,
-        digital_twin_id: s.digitalTwinId,
-        mind_assessment_id: s.mindAssessmentId,
-        title: s.title,
-        model: s.model,
-        status: s.status,
-        error_code: null,
-        error_message: null,
-        message_count: messages.length,
-        created_at: s.createdAt,
-        updated_at: s.createdAt,
-      })
+      .values({ ...simulationRow(s), message_count: messages.length })
       .execute();
     await this.insertMessages(s, 0, messages);
+  }
+
+  /**
+   * Stores answered first turns (new conversations) in one go: call it in a transaction. A turn
+   * already stored is left as it is (its id is taken: a journal replayed twice adds nothing), and a
+   * turn citing a snapshot that no longer exists is dropped (its mind or snapshot was deleted after
+   * the answer, which erases the conversations citing it). SQLite runs one write transaction at a
+   * time, so a deletion is wholly before or after this one. On PostgreSQL the minds, then the cited
+   * snapshots, are read FOR KEY SHARE (which only a deletion waits for, not an update): a deletion
+   * (which locks its mind or snapshot row first) waits for this transaction and then deletes what it
+   * stored, or has committed first and the turn is dropped here. Answers how many turns were stored
+   * now and the ids of those dropped.
+   */
+  async insertAnswered(turns: readonly AnsweredTurn[]): Promise<{ stored: number; dropped: string[] }> {
+    const postgres = dialectOf(this.db) === 'postgres';
+    // Minds before snapshots, the order a mind's deletion locks them in.
+    const minds = postgres ? await this.existing('minds', turns.map((t) => t.simulation.mindId), true) : null;
+    const snapshots = await this.existing('snapshots', turns.flatMap((t) => t.citedSnapshotIds), postgres);
+    const kept = turns.filter((t) => t.citedSnapshotIds.every((id) => snapshots.has(id)) && (!minds || minds.has(t.simulation.mindId)));
+    const dropped = turns.filter((t) => !kept.includes(t)).map((t) => t.simulation.id);
+    let stored = 0;
+    for (let i = 0; i < kept.length; i += CHUNK) {
+      const chunk = kept.slice(i, i + CHUNK);
+      const inserted = await this.db
+        .insertInto('simulations')
+        .values(chunk.map(({ simulation: s, messages }) => ({ ...simulationRow(s), message_count: messages.length })))
+        .onConflict((oc) => oc.column('id').doNothing())
+        .returning('id')
+        .execute();
+      const fresh = new Set(inserted.map((r) => r.id));
+      const rows = chunk.filter((t) => fresh.has(t.simulation.id)).flatMap((t) => messageRows(t.simulation, 0, t.messages));
+      for (let j = 0; j < rows.length; j += CHUNK) await this.db.insertInto('simulation_messages').values(rows.slice(j, j + CHUNK)).execute();
+      stored += fresh.size;
+    }
+    return { stored, dropped };
+  }
+
+  /** Which of these ids are rows of the table (with `lock`, kept from deletion until the transaction ends: PostgreSQL). */
+  private async existing(table: 'snapshots' | 'minds', ids: readonly string[], lock: boolean): Promise<Set<string>> {
+    const distinct = [...new Set(ids)];
+    const found = new Set<string>();
+    for (let i = 0; i < distinct.length; i += CHUNK) {
+      const q = this.db.selectFrom(table).select('id').where('id', 'in', distinct.slice(i, i + CHUNK));
+      for (const r of await (lock ? q.forKeyShare() : q).execute()) found.add(r.id);
+    }
+    return found;
   }
 
   /**
@@ -106,21 +171,7 @@ export class SimulationsRepo {
 
   private async insertMessages(s: { id: string; accountId: string; mindId: string }, after: number, messages: readonly NewMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    await this.db
-      .insertInto('simulation_messages')
-      .values(
-        messages.map((m, i) => ({
-          id: m.id,
-          simulation_id: s.id,
-          account_id: s.accountId,
-          mind_id: s.mindId,
-          seq: after + i + 1,
-          role: m.role,
-          content: JSON.stringify(m.content),
-          created_at: m.createdAt,
-        })),
-      )
-      .execute();
+    await this.db.insertInto('simulation_messages').values(messageRows(s, after, messages)).execute();
   }
 
   async byId(accountId: string, id: string): Promise<SimulationRecord | undefined> {
