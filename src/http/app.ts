@@ -27,6 +27,7 @@ import { tagRoutes } from './routes/tags.ts';
 import { signedUrlRoutes, uploadReceiverRoutes } from './routes/uploads.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { webhookEventRoutes, webhookReceiverRoutes } from './routes/webhooks.ts';
+import { lazyChildLogger } from './lazy-logger.ts';
 import { docsCsp, registerSecurityHeaders, uploadOriginsOf, useApiSecurityHeaders } from './security.ts';
 import type { HttpSettings, Services } from './services.ts';
 import type { Config } from '../config.ts';
@@ -84,6 +85,8 @@ export async function buildApp(s: Services, cfg: HttpSettings, pages?: FastifyPl
   }).withTypeProvider<ZodTypeProvider>();
 
   if (cfg.onRoute) app.addHook('onRoute', (route) => cfg.onRoute?.({ method: route.method, url: route.url }));
+  // req.log is made when a request first writes to it (most never do at the configured level).
+  app.setChildLoggerFactory(lazyChildLogger);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   app.decorateRequest('auth', null);
