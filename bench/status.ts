@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { freePort, startServer } from '../testkit/process.ts';
 import { loadOnce } from './measure.ts';
@@ -7,28 +7,48 @@ import { withSnapshot } from './rate-limit.ts';
 
 /**
  * Quick check of the status route against the hello-world, without the full `npm run bench`:
- * BENCH_ROUNDS alternating rounds of BENCH_SECONDS each, one line per run. Extra service env in
+ * BENCH_ROUNDS alternating rounds of BENCH_SECONDS each, one line per round. A second baseline
+ * answers the status route's own response (its headers and body, captured from the service) with
+ * nothing else: the ceiling of any pipeline that sends that response. Extra service env in
  * BENCH_ENV (JSON), e.g. '{"RATE_LIMIT_ENABLED":"false","STATUS_CACHE_MS":"0"}'.
  */
 const ROOT = path.resolve(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 
-async function main() {
+/** Headers Node or Fastify write themselves (a replay would send them twice). */
+const OWN = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+async function hello(env: Record<string, string> = {}): Promise<{ port: number; proc: ChildProcess }> {
   const port = await freePort();
-  const hello = spawn(process.execPath, ['bench/hello.ts'], { cwd: ROOT, env: { ...process.env, PORT: String(port) } });
-  await new Promise<void>((resolve) => hello.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve()));
+  const proc = spawn(process.execPath, ['bench/hello.ts'], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) } });
+  await new Promise<void>((resolve) => proc.stdout?.on('data', (d: Buffer) => d.toString().includes('ready') && resolve()));
+  return { port, proc };
+}
+
+async function main() {
   const srv = await startServer({ LOG_LEVEL: 'warn', ...(JSON.parse(process.env.BENCH_ENV ?? '{}') as Record<string, string>) });
+  const procs: ChildProcess[] = [];
   try {
     const statusUrl = `${srv.api}${(await withSnapshot(srv)).statusPath}`;
     const headers = { authorization: `Bearer ${srv.apiKey}` };
+    const sample = await fetch(statusUrl, { headers });
+    const reply = { headers: Object.fromEntries([...sample.headers].filter(([k]) => !OWN.has(k))), body: await sample.text() };
+    const bare = await hello();
+    const same = await hello({ HELLO_REPLY: JSON.stringify(reply) });
+    procs.push(bare.proc, same.proc);
+    process.stdout.write(`the status response: ${Object.keys(reply.headers).length} headers besides Node's own, ${reply.body.length} bytes of body\n`);
     for (let i = 0; i < rounds; i++) {
-      const h = await loadOnce({ url: `http://127.0.0.1:${port}/`, connections: 50, duration: seconds });
+      const h = await loadOnce({ url: `http://127.0.0.1:${bare.port}/`, connections: 50, duration: seconds });
+      const m = await loadOnce({ url: `http://127.0.0.1:${same.port}/`, connections: 50, duration: seconds });
       const s = await loadOnce({ url: statusUrl, headers, connections: 50, duration: seconds });
-      process.stdout.write(`hello ${h.rps.toFixed(0)}  status ${s.rps.toFixed(0)} (non2xx ${s.non2xx})  ${((100 * s.rps) / h.rps).toFixed(1)}%\n`);
+      const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)}%`;
+      process.stdout.write(
+        `hello ${h.rps.toFixed(0)}  hello with the status response ${m.rps.toFixed(0)} (${pct(m.rps, h.rps)})  status ${s.rps.toFixed(0)} (non2xx ${s.non2xx})  ${pct(s.rps, h.rps)} of hello, ${pct(s.rps, m.rps)} of its ceiling\n`,
+      );
     }
   } finally {
-    hello.kill();
+    for (const p of procs) p.kill();
     await srv.stop();
   }
 }

@@ -295,12 +295,13 @@ describe('client mistakes get a clear error and change nothing', () => {
     });
   }
 
-  it('text holding U+0000 anywhere (body, query): 400 INVALID_CHARACTERS naming the field (PostgreSQL cannot store it; the same answer on SQLite)', async () => {
+  it('text holding U+0000 anywhere (body, query, path): 400 INVALID_CHARACTERS naming the field (PostgreSQL cannot store it; the same answer on SQLite)', async () => {
     const cases: Array<[string, string, unknown, string]> = [
       ['POST', '/minds', { name: 'Nul\u0000Name' }, 'body.name'],
       ['POST', '/panels', { tags: ['enterprise'], questions: [{ text: 'Why\u0000?', type: 'open' }] }, 'body.questions.0.text'],
       ['POST', '/panels', { tags: ['enterprise'], questions: [{ text: 'Which?', type: 'single', options: ['a', 'b\u0000'] }] }, 'body.questions.0.options.1'],
       ['GET', '/minds/search?query=a%00b', undefined, 'query.query'],
+      ['GET', '/minds/a%00b/snapshots', undefined, 'params.mindId'],
     ];
     for (const [method, path, body, field] of cases) {
       const r = await api.call(method, path, body);
