@@ -42,7 +42,8 @@ async function interviewMind(srv: TestServer): Promise<string> {
   return mindId;
 }
 
-const simulate = (t: Target, connections: number): autocannon.Options => ({
+const simulate = (t: Target, connections: number, uniqueScenarios = false): autocannon.Options & { uniqueScenarios: boolean } => ({
+  uniqueScenarios,
   url: `${t.srv.api}/simulate`,
   method: 'POST',
   headers: { authorization: `Bearer ${t.apiKey}`, 'content-type': 'application/json' },
@@ -82,17 +83,22 @@ async function main() {
           const key = `${t.name}|${connections}`;
           runs.set(key, [...(runs.get(key) ?? []), await loadOnce(simulate(t, connections))]);
         }
+        // Every request a new scenario: its ask embedded by the encoder (~15 ms of a core), nothing cached.
+        const unique = targets[0] as Target;
+        const key = `${unique.name}, every scenario new|${connections}`;
+        runs.set(key, [...(runs.get(key) ?? []), await loadOnce(simulate(unique, connections, true))]);
       }
     }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
     const lines = [
-      `POST /simulate, one mind (a ~6,500-word interview), the same scenario; autocannon ${SECONDS} s after a 2 s warm-up, ${ROUNDS} alternating rounds, means.`,
+      `POST /simulate, one mind (a ~6,500-word interview), the same scenario (its embedding computed once, then taken from the Searcher's LRU) or, in the rows that say so, a new scenario every request (embedded each time); autocannon ${SECONDS} s after a 2 s warm-up, ${ROUNDS} alternating rounds, means.`,
       '',
       '| storage, when the turn is stored | connections | req/s | p50 ms | p99 ms | errors | non-2xx | req/s each round |',
       '|---|---:|---:|---:|---:|---:|---:|---|',
     ];
     for (const connections of CONNECTIONS) {
-      for (const t of targets) {
+      for (const name of [...targets.map((t) => t.name), `${targets[0]?.name}, every scenario new`]) {
+        const t = { name };
         const rs = runs.get(`${t.name}|${connections}`) ?? [];
         const sum = (f: (r: Omit<LoadRow, 'name'>) => number) => rs.reduce((a, r) => a + f(r), 0);
         lines.push(
