@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { sectionOf } from '../eval/panels/report.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -245,7 +246,12 @@ function writeReport(r: {
       : ['PostgreSQL rows and worker throughput left out: TEST_DATABASE_URL was not set.', '']),
     ...renderPanels(r.panels),
   ];
-  fs.writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), lines.join('\n'));
+  // Sections other benchmarks write (bench:encoder, bench:minds, bench:parsers, the hot-path runs) are kept, after these.
+  const file = path.join(ROOT, 'BENCHMARKS.md');
+  const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  const written = new Set(lines.filter((l) => l.startsWith('## ')));
+  const kept = [...before.matchAll(/^## .*$/gm)].map((m) => m[0]).filter((h) => !written.has(h)).map((h) => sectionOf(before, h).trimEnd());
+  fs.writeFileSync(file, [...lines, ...kept.flatMap((k) => [k, ''])].join('\n'));
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
