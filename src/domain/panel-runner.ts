@@ -13,6 +13,7 @@ import { iso, type Runtime } from '../kernel/runtime.ts';
 import type { Store } from '../store/store.ts';
 import type { MindMemories } from './mind-memory.ts';
 import { resolveModel } from './models.ts';
+import { answeringSnapshotIds } from './snapshots.ts';
 import { isFinalPanel, type PanelAnswer, type PanelRecord, type PanelUnit } from './panel.ts';
 
 /** Lets other work of this process (API requests, lease heartbeats) run between two answers. */
@@ -51,8 +52,7 @@ export class PanelRunner {
     let answers: PanelAnswer[];
     let snapshotIds: string[];
     try {
-      snapshotIds = (await this.store.repos.snapshots.completedIds(unit.mindId)).map((r) => r.id);
-      if (snapshotIds.length === 0) throw new DomainError('conflict', 'snapshot_not_ready', 'The mind has no completed snapshot any more.');
+      snapshotIds = await answeringSnapshotIds(this.store, unit.mindId, undefined, () => new DomainError('conflict', 'snapshot_not_ready', 'The mind has no completed snapshot any more.'));
       answers = await this.answer(panel, unit, snapshotIds);
     } catch (err) {
       if (err instanceof DomainError && err.kind !== 'upstream' && err.kind !== 'unavailable') return this.failUnit(unitId, err.message);

@@ -4,7 +4,7 @@ import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
 import type { MindMemories } from './mind-memory.ts';
 import type { MindService } from './minds.ts';
-import { snapshotNotReady, type SnapshotService } from './snapshots.ts';
+import { answeringSnapshotIds, type SnapshotService } from './snapshots.ts';
 
 export type MindProfileResponse = MindProfile & { mindId: string };
 
@@ -38,8 +38,7 @@ export class ProfileService {
 
   async profile(auth: AuthContext, mindId: string): Promise<MindProfileResponse> {
     const mind = await this.minds.require(auth, mindId);
-    const snapshotIds = (await this.store.repos.snapshots.completedIds(mind.id)).map((r) => r.id);
-    if (snapshotIds.length === 0) throw snapshotNotReady();
+    const snapshotIds = await answeringSnapshotIds(this.store, mind.id);
     const { profile } = await this.memories.context(snapshotIds);
     return { mindId: mind.id, ...profile };
   }

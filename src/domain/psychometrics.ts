@@ -11,7 +11,7 @@ import type { PsychometricsRow } from '../store/db/repos/psychometrics.ts';
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
 import type { MindService } from './minds.ts';
-import { snapshotNotReady, type SnapshotService } from './snapshots.ts';
+import { answeringSnapshotIds, type SnapshotService } from './snapshots.ts';
 
 type Evidence = ProfileRef & { snapshotId: string };
 
@@ -123,8 +123,7 @@ export class PsychometricsService {
   /** Over the mind's linked completed snapshots (409 before the first). */
   async ofMind(auth: AuthContext, mindId: string): Promise<Psychometrics> {
     const mind = await this.minds.require(auth, mindId);
-    const ids = (await this.store.repos.snapshots.completedIds(mind.id)).map((r) => r.id);
-    if (ids.length === 0) throw snapshotNotReady();
+    const ids = await answeringSnapshotIds(this.store, mind.id);
     return psychometricsOf(mind.id, ids, await this.store.repos.psychometrics.of(ids));
   }
 

@@ -11,7 +11,7 @@ import type { MindService } from './minds.ts';
 import type { MindMemories } from './mind-memory.ts';
 import { resolveModel } from './models.ts';
 import type { PendingTurns } from './pending-turns.ts';
-import { snapshotNotReady } from './snapshots.ts';
+import { answeringSnapshotIds } from './snapshots.ts';
 
 /** The job that answers a background turn (runInBackground). */
 export const RUN_SIMULATION = 'run-simulation';
@@ -313,10 +313,8 @@ export class SimulationService {
     return resolveModel(this.engines, this.strictModels, name);
   }
 
-  private async completedSnapshots(mindId: string, twinId?: string): Promise<string[]> {
-    const ids = (await this.store.repos.snapshots.completedIds(mindId, twinId)).map((r) => r.id);
-    if (ids.length === 0) throw snapshotNotReady();
-    return ids;
+  private completedSnapshots(mindId: string, twinId?: string): Promise<string[]> {
+    return answeringSnapshotIds(this.store, mindId, twinId);
   }
 
   private async run(

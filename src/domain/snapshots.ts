@@ -288,3 +288,14 @@ export class SnapshotService {
 
 export const snapshotNotReady = () =>
   new DomainError('conflict', 'snapshot_not_ready', 'The mind has no completed snapshot yet: wait until a snapshot status is "completed".');
+
+/**
+ * The completed snapshots a mind answers from (those linked to `twinId`, or every linked one), in
+ * the order that keys their memory: the one place simulations, panels, the profile and the
+ * psychometrics find them. 409 `snapshot_not_ready` when there is none (`notReady` says it otherwise).
+ */
+export async function answeringSnapshotIds(store: Store, mindId: string, twinId?: string, notReady: () => DomainError = snapshotNotReady): Promise<string[]> {
+  const ids = (await store.repos.snapshots.completedIds(mindId, twinId)).map((r) => r.id);
+  if (ids.length === 0) throw notReady();
+  return ids;
+}

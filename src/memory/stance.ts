@@ -8,15 +8,9 @@
 import type { MindMemory } from './mind-memory.ts';
 import { sentimentOf } from './sentences.ts';
 
-/** Per mind, each sentence's sentiment, read once (a panel asks many questions of one mind). */
-const sentiments = new WeakMap<MindMemory, Map<number, number>>();
-
+/** A sentence's sentiment (negation-aware), read once per mind: the mind's own reading of it (MindMemory.reading). */
 export function sentenceSentiment(mind: MindMemory, doc: number): number {
-  let perMind = sentiments.get(mind);
-  if (!perMind) sentiments.set(mind, (perMind = new Map()));
-  let s = perMind.get(doc);
-  if (s === undefined) perMind.set(doc, (s = sentimentOf(mind.memories[doc]?.text ?? '')));
-  return s;
+  return mind.reading(doc).sentiment;
 }
 
 /** A negation or refusal in a sentence ("no", "never", "don't", "wasn't"…): for yes/no options. */
