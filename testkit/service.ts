@@ -66,8 +66,23 @@ export interface ServiceOptions {
   onQuery?: (sql: string) => void;
 }
 
-/** Starts the service in this process on a free port; `DATA_DIR` in `extraEnv` shares another service's data. */
+/**
+ * Starts the service in this process on a free port; `DATA_DIR` in `extraEnv` shares another service's data.
+ * The port is chosen before the service is composed (its PUBLIC_URL names it), so another server of the
+ * test process (s3rver, a second service) may take it first: then the service is started again on
+ * another port (EADDRINUSE, three tries).
+ */
 export async function startService(extraEnv: Record<string, string> = {}, opts: ServiceOptions = {}): Promise<Service> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServiceOnce(extraEnv, opts);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 3) throw err;
+    }
+  }
+}
+
+async function startServiceOnce(extraEnv: Record<string, string>, opts: ServiceOptions): Promise<Service> {
   const ownDir = !extraEnv.DATA_DIR;
   const dataDir = extraEnv.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'mindsim-svc-'));
   const port = await freePort();
@@ -85,8 +100,8 @@ export async function startService(extraEnv: Record<string, string> = {}, opts: 
   try {
     worker = config.runWorker ? ctx.createWorker() : null;
     app = await buildApp(ctx.services, httpSettings(config, { logStream: stream }), webPages(ctx.services, ctx.web));
-    // Unlike main.ts, no ctx.memories.warmUp(): the first simulate loads wink-nlp and the word
-    // vectors itself, so a test file that simulates nothing in this thread never loads them.
+    // Unlike main.ts, no ctx.memories.warmUp(): the first simulate loads wink-nlp and the sentence
+    // encoder itself, so a test file that simulates nothing in this thread never loads them.
     // As main.ts: an API process owns the journal of answered turns (unless another service on this data folder does).
     await ctx.deferTurns();
     const owner = await ctx.services.accounts.ensureOwner();
