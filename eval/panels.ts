@@ -19,12 +19,9 @@ import { GroundedEngine } from '../src/engines/grounded.ts';
 import { TYPED_THRESHOLDS } from '../src/engines/grounded-questions.ts';
 import type { Question, TypedAnswer } from '../src/engines/questions.ts';
 import { buildMemoryBank } from '../src/memory/build.ts';
-import { embedForStorage, passagesOf } from '../src/memory/build/passages.ts';
-import { UseLiteEncoder } from '../src/memory/encoder/use-lite.ts';
-import { MindMemory } from '../src/memory/mind-memory.ts';
-import { rankingParams } from '../src/memory/params/params.ts';
-import { Searcher } from '../src/memory/search/searcher.ts';
+import type { MindMemory } from '../src/memory/mind-memory.ts';
 import type { Turn } from '../testkit/fixtures.ts';
+import { embeddedMemories, testSearcher } from '../testkit/minds.ts';
 import { interviewsDir, readInterviews, REPO_ROOT, shownPath, type Interview } from './interviews.ts';
 import { loadQuestions, problems, quotedTurn, DEFAULT_QUESTIONS, type OnTopicQuestion } from './panels/questions.ts';
 import { renderPanels, writeSection, type ConditionResult, type PanelReport } from './panels/report.ts';
@@ -48,8 +45,8 @@ interface Timed {
   ms: number;
 }
 
-const encoder = UseLiteEncoder.load();
-const engine = new GroundedEngine(new Searcher(() => encoder, rankingParams()));
+/** The service's engine over the committed parameters; the minds' passages embedded by the same encoder. */
+const engine = new GroundedEngine(testSearcher());
 
 async function timed(mind: MindMemory, q: Question): Promise<Timed> {
   const t0 = performance.now();
@@ -60,10 +57,7 @@ async function timed(mind: MindMemory, q: Question): Promise<Timed> {
 /** A mind of the guest's words in these turns, as a snapshot builds it: memories, passages and their stored vectors. */
 async function mindOf(key: string, turns: readonly Turn[], guest: string): Promise<MindMemory> {
   const bank = buildMemoryBank({ utterances: turns.map((t) => ({ speaker: t.speaker, text: t.text })), mindName: guest, speaker: guest });
-  const memories = bank.memories.map((m) => ({ ...m, snapshotId: 'eval' }));
-  const { spans, texts } = passagesOf(bank.memories);
-  const embedded = await embedForStorage(await encoder, texts);
-  return MindMemory.build(key, memories, [{ snapshotId: 'eval', encoder: embedded.encoder, spans, vectors: embedded.vectors }], embedded.encoder);
+  return embeddedMemories(key, bank.memories.map((m) => ({ ...m, snapshotId: 'eval' })));
 }
 
 function condition(name: string, questions: readonly OnTopicQuestion[], answers: readonly TypedAnswer[], offTopic: readonly TypedAnswer[]): ConditionResult {

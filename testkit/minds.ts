@@ -23,8 +23,13 @@ export const testSearcher = (): Searcher => new Searcher(testEncoder, rankingPar
 export async function embeddedMind(turns: readonly (Turn | Utterance)[], mindName: string, snapshotId = 'snap-1', speaker: string | null = null): Promise<MindMemory> {
   const utterances: Utterance[] = turns.map((t) => ({ ...t, speaker: t.speaker ?? null }));
   const bank = buildMemoryBank({ utterances, mindName, speaker });
-  const memories: StoredMemory[] = bank.memories.map((m) => ({ ...m, snapshotId }));
-  const { spans, texts } = passagesOf(bank.memories);
+  return embeddedMemories(`${mindName}:${snapshotId}`, bank.memories.map((m) => ({ ...m, snapshotId })));
+}
+
+/** A mind of one snapshot's memories (in any order), its passages embedded and stored as the analysis thread stores them. */
+export async function embeddedMemories(key: string, memories: readonly StoredMemory[]): Promise<MindMemory> {
+  const snapshotId = memories[0]?.snapshotId ?? key;
+  const { spans, texts } = passagesOf([...memories].sort((a, b) => a.seq - b.seq));
   const { encoder, vectors } = await embedForStorage(await testEncoder(), texts);
-  return MindMemory.build(`${mindName}:${snapshotId}`, memories, [{ snapshotId, encoder, spans, vectors }], encoder);
+  return MindMemory.build(key, memories, [{ snapshotId, encoder, spans, vectors }], encoder);
 }

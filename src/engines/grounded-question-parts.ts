@@ -39,6 +39,7 @@ export const TYPED_THRESHOLDS: Readonly<TypedThresholds> = {
  * - BOTH_LEAD: "both" wins over the best single option by this many `optionMargin`s when the two best are supported;
  * - SET_ASIDE / PREFERS: a sentence's stance toward an option (set aside by a contrast or a negation; said as a preference);
  * - ADDRESSES / NUMBER_TOPIC: likert and number, the share of the question's subject words a sentence must say;
+ * - LIKERT_CLARITY: likert, an answer's clarity is LIKERT_CLARITY + the strength of the stance (at most 1);
  * - NUMBER_CLARITY: number, an answer's clarity is NUMBER_CLARITY[0] + NUMBER_CLARITY[1] × its sentence's weight;
  * - UNDECIDED_SHARE: the confidence kept by a number question that found the subject but no number;
  * - MAX_TYPED_CONFIDENCE: a typed answer's confidence is never above this (the search's confidence × clarity).
@@ -51,6 +52,7 @@ export const SET_ASIDE = 0.5;
 export const PREFERS = 1.3;
 export const ADDRESSES = 0.5;
 export const NUMBER_TOPIC = 0.5;
+export const LIKERT_CLARITY = 0.5;
 export const NUMBER_CLARITY = [0.6, 0.4] as const;
 export const UNDECIDED_SHARE = 0.5;
 export const MAX_TYPED_CONFIDENCE = 0.95;

@@ -7,7 +7,7 @@ import { sentenceSentiment } from '../memory/stance.ts';
 import {
   ADDRESSES,
   answered,
-  LEAST_CLARITY,
+  LIKERT_CLARITY,
   noEvidence,
   NUMBER_CLARITY,
   NUMBER_TOPIC,
@@ -44,7 +44,7 @@ export function likert(mind: MindMemory, q: Question, p: Prepared, found: Questi
   const oriented = (p.descending ? -1 : 1) * (p.negative ? -1 : 1) * stance;
   const half = (scale.max - scale.min) / 2;
   const value = Math.round(Math.min(scale.max, Math.max(scale.min, scale.min + half + oriented * LIKERT_GAIN * half)));
-  return answered(mind, found, decisive, [], value, found.confidence * Math.min(1, LEAST_CLARITY + Math.abs(stance)));
+  return answered(mind, found, decisive, [], value, found.confidence * Math.min(1, LIKERT_CLARITY + Math.abs(stance)));
 }
 
 

@@ -8,8 +8,7 @@ import type { Utterance } from '../../src/ingest/transcript.ts';
 import { buildMemoryBank } from '../../src/memory/build.ts';
 import { MindMemory } from '../../src/memory/mind-memory.ts';
 import { splitScenario } from '../../src/memory/search/scenario.ts';
-import { embeddedMind, testEncoder, testSearcher } from '../../testkit/minds.ts';
-import { embedForStorage, passagesOf } from '../../src/memory/build/passages.ts';
+import { embeddedMemories, embeddedMind, testSearcher } from '../../testkit/minds.ts';
 import { GroundedEngine, UNKNOWN_SAYING } from '../../src/engines/grounded.ts';
 
 const turns: Array<[string, string]> = [
@@ -103,9 +102,7 @@ test("the saying is one contiguous stretch of the person's own turn, never the i
 test('same scenario, same answer (determinism across separately built memories)', async () => {
   const scenario = 'We are building a banking app for seniors who find smartphones confusing. Where would you begin?';
   assert.deepEqual(await ask(scenario), await ask(scenario));
-  const { spans, texts } = passagesOf(memories);
-  const { encoder, vectors } = await embedForStorage(await testEncoder(), texts);
-  const shuffled = MindMemory.build('snap-maya', [...memories].reverse(), [{ snapshotId: 'snap-maya', encoder, spans, vectors }], encoder);
+  const shuffled = await embeddedMemories('snap-maya', [...memories].reverse());
   assert.deepEqual(await engine.simulate({ mindName: 'Maya Chen', memory: shuffled, scenario }), await ask(scenario));
 });
 

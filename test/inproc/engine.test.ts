@@ -5,9 +5,7 @@ import type { StoredMemory } from '../../src/memory/types.ts';
 import type { Engine, SimulationInput } from '../../src/engines/types.ts';
 import { buildMemoryBank } from '../../src/memory/build.ts';
 import { GroundedEngine, UNKNOWN_SAYING } from '../../src/engines/grounded.ts';
-import { MindMemory } from '../../src/memory/mind-memory.ts';
-import { embedForStorage, passagesOf } from '../../src/memory/build/passages.ts';
-import { testEncoder, testSearcher } from '../../testkit/minds.ts';
+import { embeddedMemories, testSearcher } from '../../testkit/minds.ts';
 import { DEFAULT_MODEL, EngineRegistry, MODEL_NAMES } from '../../src/engines/registry.ts';
 
 const interview: Utterance[] = [
@@ -54,14 +52,7 @@ const interview: Utterance[] = [
 
 const bank = buildMemoryBank({ utterances: interview, mindName: 'Dana Whitfield' });
 const memories: StoredMemory[] = bank.memories.map((m) => ({ ...m, snapshotId: 'snap-1' }));
-/** A mind of these memories with their passages embedded, as a snapshot stores them. */
-async function embedded(key: string, ms: readonly StoredMemory[]): Promise<MindMemory> {
-  const snapshotId = ms[0]?.snapshotId ?? key;
-  const { spans, texts } = passagesOf(ms);
-  const { encoder, vectors } = await embedForStorage(await testEncoder(), texts);
-  return MindMemory.build(key, ms, [{ snapshotId, encoder, spans, vectors }], encoder);
-}
-const dana = await embedded('snap-1', memories);
+const dana = await embeddedMemories('snap-1', memories);
 const searcher = testSearcher();
 const interviewerText = interview
   .filter((u) => u.speaker === 'Interviewer')
@@ -106,7 +97,7 @@ test('each mind answers from its own memory', async () => {
   const other: StoredMemory[] = [
     { seq: 0, text: 'I always bake bread on Sunday mornings.', question: null, speaker: null, start: null, end: null, page: null, snapshotId: 'snap-2' },
   ];
-  const baker = await embedded('snap-2', other);
+  const baker = await embeddedMemories('snap-2', other);
   const scenario = 'It is Sunday morning. What do you bake?';
   const result = await engine.simulate({ mindName: 'Baker', memory: baker, scenario });
   assert.deepEqual(result.evidence.map((e) => e.text), ['I always bake bread on Sunday mornings.']);
@@ -121,7 +112,7 @@ test('same input, same output (fresh engine or cached index)', async () => {
   const first = await a.simulate(input(relevantScenario));
   assert.deepEqual(await a.simulate(input(relevantScenario)), first);
   assert.deepEqual(await new GroundedEngine(testSearcher()).simulate(input(relevantScenario)), first);
-  const shuffled = { ...input(relevantScenario), memory: await embedded('snap-1', [...memories].reverse()) };
+  const shuffled = { ...input(relevantScenario), memory: await embeddedMemories('snap-1', [...memories].reverse()) };
   assert.deepEqual(await a.simulate(shuffled), first);
 });
 

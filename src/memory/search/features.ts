@@ -43,13 +43,13 @@ export interface PassageFeatures {
   docBm25Context: Float32Array;
 }
 
-/** BM25 of these stems over the person's sentences (not the interviewer's questions), normalised by the ideal match, per doc. */
+/** BM25 of these stems over the person's sentences (not the interviewer's questions), normalised by the ideal match and capped at 1, per doc. */
 function bm25(mind: MindMemory, stems: readonly string[]): Float32Array {
   const out = new Float32Array(mind.size);
   if (stems.length === 0) return out;
   const terms = stems.map((term) => ({ term, weight: mind.lexical.idfOf(term) }));
   const ideal = idealScore(terms.map((t) => t.weight));
-  for (const hit of mind.lexical.searchTerms(terms, mind.size, ideal, 0)) out[hit.doc] = hit.score;
+  for (const hit of mind.lexical.searchTerms(terms, mind.size, ideal, 0)) out[hit.doc] = Math.min(1, hit.score);
   return out;
 }
 
@@ -65,8 +65,8 @@ export function passageFeatures(mind: MindMemory, passages: PassageVectors, quer
   let bestAdapted = -Infinity;
   for (const v of adapted) bestAdapted = Math.max(bestAdapted, v);
   const cosContext = vectors.context ? passages.similarities(vectors.context) : null;
-  const lexAsk = bm25(mind, query.askStems).map((x) => Math.min(1, x));
-  const lexContext = bm25(mind, query.contextStems).map((x) => Math.min(1, x));
+  const lexAsk = bm25(mind, query.askStems);
+  const lexContext = bm25(mind, query.contextStems);
   const answerOf = new Int32Array(n);
   const answerBest = new Map<number, number>();
   const answerSum = new Map<number, { sum: number; n: number }>();
