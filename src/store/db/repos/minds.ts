@@ -167,9 +167,11 @@ export class MindsRepo {
     await this.db.deleteFrom('snapshots').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('artifacts').where('mind_id', '=', id).execute();
     // The usage meter's distinct-twin counts name the twins: erased with them (their past counts drop).
-    const twins = this.db.selectFrom('digital_twins').select('id').where('mind_id', '=', id);
-    await this.db.deleteFrom('usage_simulated_twins').where('digital_twin_id', 'in', twins).execute();
+    // The twins go first: a usage flush adds only twins that still exist (on PostgreSQL it locks
+    // them), so none it writes after this delete can name them.
+    const twins = (await this.db.selectFrom('digital_twins').select('id').where('mind_id', '=', id).execute()).map((r) => r.id);
     await this.db.deleteFrom('digital_twins').where('mind_id', '=', id).execute();
+    if (twins.length > 0) await this.db.deleteFrom('usage_simulated_twins').where('digital_twin_id', 'in', twins).execute();
     await this.db.deleteFrom('mind_tags').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('minds').where('id', '=', id).where('account_id', '=', accountId).execute();
     return { snapshotIds };

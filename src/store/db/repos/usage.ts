@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { dialectOf } from '../dialect.ts';
 import { sql } from '../kysely.ts';
 import type { Database, UsageKeyDailyTable } from '../schema.ts';
 
@@ -115,7 +116,21 @@ export class UsageRepo {
           )
           .execute();
       }
-      const twins = rows.flatMap((r) => r.simulatedTwins.map((digital_twin_id) => ({ ...of(r), digital_twin_id })));
+      // Only twins that still exist: a mind erased by another process (admin erase-mind) while this
+      // one held its simulations in memory must not come back as a usage row naming its twin. On
+      // PostgreSQL the twins are locked (FOR SHARE) so an erase running now waits or is waited for.
+      const named = [...new Set(rows.flatMap((r) => r.simulatedTwins))];
+      const alive = new Set<string>();
+      for (let i = 0; i < named.length; i += CHUNK) {
+        const found = await db
+          .selectFrom('digital_twins')
+          .select('id')
+          .where('id', 'in', named.slice(i, i + CHUNK))
+          .$if(dialectOf(db) === 'postgres', (q) => q.forShare())
+          .execute();
+        for (const t of found) alive.add(t.id);
+      }
+      const twins = rows.flatMap((r) => r.simulatedTwins.filter((t) => alive.has(t)).map((digital_twin_id) => ({ ...of(r), digital_twin_id })));
       for (let i = 0; i < twins.length; i += CHUNK) {
         await db
           .insertInto('usage_simulated_twins')
