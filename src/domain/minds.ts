@@ -35,6 +35,18 @@ export interface DeletedMind {
   snapshotIds: readonly string[];
 }
 
+/** A new mind's consent record until one is given: unknown. */
+const NO_CONSENT = {
+  consent_status: 'unknown',
+  consent_subject: null,
+  consent_obtained_at: null,
+  consent_method: null,
+  consent_scope: null,
+  consent_expires_at: null,
+  consent_evidence_artifact_id: null,
+  consent_withdrawn_at: null,
+} as const;
+
 const changesOf = (d: MindDetails & { name?: string }): MindChanges => ({
   ...(d.name !== undefined ? { name: d.name } : {}),
   ...(d.email !== undefined ? { email: d.email } : {}),
@@ -80,6 +92,8 @@ export class MindService {
           scope: details.scope ?? 'private',
           created_at: at,
           updated_at: at,
+          ...NO_CONSENT,
+          redaction: 'off',
         };
         const twin: DigitalTwinRow = { id: twinId, mind_id: id, account_id: auth.accountId, name: 'Default', is_default: 1, created_at: at, updated_at: at };
         await repos.minds.insertWithTwin(mind, twin);

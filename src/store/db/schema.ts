@@ -13,6 +13,10 @@ export interface AccountsTable {
   tier: 'standard' | 'pro';
   password_hash: string | null;
   created_at: string;
+  /** 1: simulate, panels and the LLM engine refuse a mind whose consent does not cover the use (012_privacy). */
+  require_consent: ColumnType<number, number | undefined, number>;
+  /** Transcripts and simulations older than this many days are erased by the retention job; null keeps them. */
+  retention_days: number | null;
 }
 
 export interface ApiKeysTable {
@@ -42,6 +46,44 @@ export interface MindsTable {
   /** Folded name and email (kernel/name-keys.ts foldKey) that search compares. */
   name_key: string | null;
   email_key: string | null;
+  /** The consent record (012_privacy): status, and while granted who gave it, when, how, for what, until when. */
+  consent_status: ColumnType<ConsentStatus, ConsentStatus | undefined, ConsentStatus>;
+  consent_subject: ColumnType<string | null, string | null | undefined, string | null>;
+  consent_obtained_at: ColumnType<string | null, string | null | undefined, string | null>;
+  consent_method: ColumnType<ConsentMethod | null, ConsentMethod | null | undefined, ConsentMethod | null>;
+  /** JSON array of ConsentUse. */
+  consent_scope: ColumnType<string | null, string | null | undefined, string | null>;
+  consent_expires_at: ColumnType<string | null, string | null | undefined, string | null>;
+  consent_evidence_artifact_id: ColumnType<string | null, string | null | undefined, string | null>;
+  consent_withdrawn_at: ColumnType<string | null, string | null | undefined, string | null>;
+  redaction: ColumnType<RedactionMode, RedactionMode | undefined, RedactionMode>;
+}
+
+export type ConsentStatus = 'granted' | 'withdrawn' | 'unknown';
+export type ConsentMethod = 'written' | 'verbal' | 'contract' | 'public-record';
+export type ConsentUse = 'simulate' | 'panels' | 'llm';
+/** off: nothing redacted; outbound: personal data replaced before any text reaches an LLM provider; stored: replaced before it is stored. */
+export type RedactionMode = 'off' | 'outbound' | 'stored';
+
+/** What a withdrawal of consent leaves once the mind and the person's words are erased: no content. */
+export interface ConsentWithdrawalsTable {
+  mind_id: string;
+  account_id: string;
+  withdrawn_at: string;
+}
+
+/** Append-only (012_privacy's triggers refuse UPDATE, and DELETE of rows younger than the audit retention). */
+export interface AccessLogTable {
+  id: string;
+  at: string;
+  account_id: string;
+  /** `key:<api key id>`, `user:<account id>` (a dashboard session), `operator` or `system` (a scheduled job). */
+  actor: string;
+  action: string;
+  mind_id: string | null;
+  /** The simulation, panel, snapshot or artifact the action was about, when there is one. */
+  resource_id: string | null;
+  ip: string | null;
 }
 
 /** Account-wide tags, unique per account by their folded name. */
@@ -296,6 +338,8 @@ export interface Database {
   usage_simulated_twins: UsageSimulatedTwinsTable;
   rate_limit_windows: RateLimitWindowsTable;
   sessions: SessionsTable;
+  consent_withdrawals: ConsentWithdrawalsTable;
+  access_log: AccessLogTable;
   simulations: SimulationsTable;
   simulation_messages: SimulationMessagesTable;
   panels: PanelsTable;

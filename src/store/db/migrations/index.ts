@@ -10,6 +10,7 @@ import * as m008 from './008_simulations.ts';
 import * as m009 from './009_usage_keys.ts';
 import * as m010 from './010_panels.ts';
 import * as m011 from './011_snapshot_passages.ts';
+import * as m012 from './012_privacy.ts';
 
 /** Migrations are versioned in the repo and applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   '009_usage_keys': m009,
   '010_panels': m010,
   '011_snapshot_passages': m011,
+  '012_privacy': m012,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { AccountsTable, ApiKeysTable, Database } from '../schema.ts';
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -10,7 +10,7 @@ export class AccountsRepo {
     this.db = db;
   }
 
-  insert(row: AccountRow): Promise<unknown> {
+  insert(row: Insertable<AccountsTable>): Promise<unknown> {
     return this.db.insertInto('accounts').values(row).execute();
   }
 

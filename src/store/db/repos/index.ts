@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import { AccessLogRepo } from './access-log.ts';
 import { AccountsRepo, ApiKeysRepo } from './accounts.ts';
 import { ArtifactsRepo } from './artifacts.ts';
 import { MindDetailsRepo } from './mind-details.ts';
@@ -41,6 +42,7 @@ export interface Repos {
   simulations: SimulationsRepo;
   panels: PanelsRepo;
   panelAnswers: PanelAnswersRepo;
+  accessLog: AccessLogRepo;
 }
 
 export function makeRepos(db: Kysely<Database>): Repos {
@@ -65,5 +67,6 @@ export function makeRepos(db: Kysely<Database>): Repos {
     simulations: new SimulationsRepo(db),
     panels: new PanelsRepo(db),
     panelAnswers: new PanelAnswersRepo(db),
+    accessLog: new AccessLogRepo(db),
   };
 }
