@@ -32,7 +32,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { ListObjectsCommand } from '@aws-sdk/client-s3';
 import { parseTurns } from '../eval/interviews.ts';
 import { writeSection } from '../eval/panels/report.ts';
 import { loadConfig } from '../src/config.ts';
@@ -255,14 +255,17 @@ async function databaseBytes(db: Kysely<Database>, srv: TestServer, postgres: bo
 /** The blob store's bytes: the files under DATA_DIR/blobs, or the bucket's objects. */
 async function blobBytes(blobs: BlobStore, srv: TestServer, bucket: string | null): Promise<number> {
   if (blobs instanceof S3BlobStore && bucket) {
+    // ListObjects (v1) paged by the last key: s3rver 3.7's v2 continuation token is DES, which
+    // OpenSSL 3 (Node 17 on) refuses, so any v2 listing past 1,000 objects answered InternalError.
     let total = 0;
-    let token: string | undefined;
-    do {
-      const page = await blobs.client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
-      for (const o of page.Contents ?? []) total += o.Size ?? 0;
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
-    return total;
+    let marker: string | undefined;
+    for (;;) {
+      const page = await blobs.client.send(new ListObjectsCommand({ Bucket: bucket, Marker: marker }));
+      const objects = page.Contents ?? [];
+      for (const o of objects) total += o.Size ?? 0;
+      marker = objects.at(-1)?.Key;
+      if (!page.IsTruncated || marker === undefined) return total;
+    }
   }
   const dir = path.join(srv.dataDir, 'blobs');
   if (!fs.existsSync(dir)) return 0;
