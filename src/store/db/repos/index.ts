@@ -3,6 +3,7 @@ import type { Database } from '../schema.ts';
 import { AccessLogRepo } from './access-log.ts';
 import { AccountsRepo, ApiKeysRepo } from './accounts.ts';
 import { ArtifactsRepo } from './artifacts.ts';
+import { ConsentRepo } from './consent.ts';
 import { MindDetailsRepo } from './mind-details.ts';
 import { DigitalTwinsRepo } from './digital-twins.ts';
 import { MindsRepo } from './minds.ts';
@@ -43,6 +44,8 @@ export interface Repos {
   panels: PanelsRepo;
   panelAnswers: PanelAnswersRepo;
   accessLog: AccessLogRepo;
+  /** Minds' consent records, withdrawals, and accounts' privacy settings. */
+  consent: ConsentRepo;
 }
 
 export function makeRepos(db: Kysely<Database>): Repos {
@@ -68,5 +71,6 @@ export function makeRepos(db: Kysely<Database>): Repos {
     panels: new PanelsRepo(db),
     panelAnswers: new PanelAnswersRepo(db),
     accessLog: new AccessLogRepo(db),
+    consent: new ConsentRepo(db),
   };
 }
