@@ -35,7 +35,10 @@ export class AccountService {
 
   private readonly repos: Repos;
   private readonly rt: Runtime;
-  constructor(repos: Repos, rt: Runtime, authCacheMs = 0) {
+  /** New accounts require consent on record (REQUIRE_CONSENT=true). */
+  private readonly requireConsent: boolean;
+  constructor(repos: Repos, rt: Runtime, authCacheMs = 0, newAccounts: { requireConsent: boolean } = { requireConsent: false }) {
+    this.requireConsent = newAccounts.requireConsent;
     this.repos = repos;
     this.rt = rt;
     this.verified = authCacheMs > 0 ? new LRUCache({ max: 10_000, ttl: authCacheMs }) : null;
@@ -53,6 +56,7 @@ export class AccountService {
       tier,
       password_hash: null,
       created_at: iso(this.rt.now()),
+      require_consent: this.requireConsent ? 1 : 0,
     });
     const { apiKey, prefix } = await this.createApiKey(accountId, 'default');
     return { accountId, apiKey, prefix };

@@ -36,7 +36,10 @@ export class LoginService {
 
   private readonly repos: Repos;
   private readonly rt: Runtime;
-  constructor(repos: Repos, rt: Runtime) {
+  /** New accounts require consent on record (REQUIRE_CONSENT=true). */
+  private readonly requireConsent: boolean;
+  constructor(repos: Repos, rt: Runtime, newAccounts: { requireConsent: boolean } = { requireConsent: false }) {
+    this.requireConsent = newAccounts.requireConsent;
     this.repos = repos;
     this.rt = rt;
   }
@@ -53,6 +56,7 @@ export class LoginService {
       tier: 'standard' as const,
       password_hash: await hash(password),
       created_at: iso(this.rt.now()),
+      require_consent: this.requireConsent ? 1 : 0,
     };
     try {
       await this.repos.accounts.insert(row);

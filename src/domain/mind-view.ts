@@ -3,6 +3,8 @@ import type { DigitalTwinRow, MindRow } from '../store/db/repos/minds.ts';
 import type { Repos } from '../store/db/repos/index.ts';
 import type { SnapshotState } from './snapshot.ts';
 import { byTagName, type Tag } from './tags.ts';
+import type { RedactionMode } from '../privacy/kinds.ts';
+import { consentOf, type Consent } from './consent.ts';
 
 /**
  * The Mind object as the hosted API shows it (HOSTED-API.md §2), assembled for a page of minds
@@ -53,6 +55,10 @@ export interface Mind {
   updatedAt: string;
   tags: Tag[];
   digitalTwins: Array<DigitalTwin & { mindAssessments: MindAssessment[] }>;
+  /** How the person's data is redacted: off, outbound (never sent to the LLM provider) or stored (never stored either). */
+  redaction: RedactionMode;
+  /** The person's consent on record (domain/consent.ts): `{status: "unknown"}` until one is given. */
+  consent: Consent;
 }
 
 export const toTwin = (r: DigitalTwinRow): DigitalTwin => ({
@@ -126,6 +132,8 @@ export async function mindViews(repos: Repos, accountId: string, rows: readonly 
         ...toTwin(t),
         mindAssessments: (assessmentsOf.get(t.id) ?? []).map(toAssessment),
       })),
+      consent: consentOf(r),
+      redaction: r.redaction,
     };
   });
 }

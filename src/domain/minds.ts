@@ -1,12 +1,15 @@
 import type { BlobStore } from '../store/blobs/blob-store.ts';
 import type { DigitalTwinRow, MindChanges, MindRow } from '../store/db/repos/minds.ts';
+import type { Repos } from '../store/db/repos/index.ts';
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
-import { notFound } from '../kernel/errors.ts';
+import { invalid, notFound } from '../kernel/errors.ts';
 import { foldKey, freeSlug, slugOf } from '../kernel/name-keys.ts';
 import { byCreatedAt, decodeCursor, toPage, type Page } from '../kernel/pagination.ts';
 import { iso, type Runtime } from '../kernel/runtime.ts';
 import { artifactBlobKey, artifactUploadKey } from './artifact.ts';
+import type { RedactionMode } from '../privacy/kinds.ts';
+import { consentColumns, consentWithdrawn, evidenceNotFound, type ConsentInput } from './consent.ts';
 import { mindViews, toTwin, type DigitalTwin, type Mind, type MindScope, type SocialMedia } from './mind-view.ts';
 import { distinctTagNames, ensureTags, retryingUniqueClashes } from './tags.ts';
 
@@ -19,6 +22,18 @@ export interface MindDetails {
   imageUrl?: string | null;
   socialMedia?: SocialMedia | null;
   scope?: MindScope;
+  /** How the person's data is redacted (off | outbound | stored): applies to snapshots processed after the change. */
+  redaction?: RedactionMode;
+  /** The consent on record: granted (with its record), unknown (clears it), or withdrawn (erases the mind: update only). */
+  consent?: ConsentInput;
+}
+
+/** What a withdrawal of consent answers: the mind is gone, the content-free record stays. */
+export interface ConsentWithdrawal {
+  mindId: string;
+  consent: { status: 'withdrawn'; withdrawnAt: string };
+  /** The snapshots erased with the mind. */
+  erasedSnapshots: number;
 }
 
 /** A created mind as the hosted API answers it: the mind, its default twin, and (empty) assessments and categories. */
@@ -53,6 +68,7 @@ const changesOf = (d: MindDetails & { name?: string }): MindChanges => ({
   ...(d.imageUrl !== undefined ? { image_url: d.imageUrl } : {}),
   ...(d.socialMedia !== undefined ? { social_media: d.socialMedia === null ? null : JSON.stringify(d.socialMedia) } : {}),
   ...(d.scope !== undefined ? { scope: d.scope } : {}),
+  ...(d.redaction !== undefined ? { redaction: d.redaction } : {}),
 });
 
 export class MindService {
@@ -61,10 +77,13 @@ export class MindService {
   private readonly store: Store;
   private readonly blobs: BlobStore;
   private readonly rt: Runtime;
-  constructor(store: Store, blobs: BlobStore, rt: Runtime) {
+  /** A new mind's redaction when the request sets none (REDACTION, config.ts). */
+  private readonly defaultRedaction: RedactionMode;
+  constructor(store: Store, blobs: BlobStore, rt: Runtime, defaultRedaction: RedactionMode = 'off') {
     this.store = store;
     this.blobs = blobs;
     this.rt = rt;
+    this.defaultRedaction = defaultRedaction;
   }
 
   /** Calls `fn` after this process deleted a mind (caches of its data drop it). */
@@ -93,8 +112,11 @@ export class MindService {
           created_at: at,
           updated_at: at,
           ...NO_CONSENT,
-          redaction: 'off',
+          redaction: details.redaction ?? this.defaultRedaction,
         };
+        if (details.consent?.status === 'withdrawn') throw invalid('consent_withdrawn_at_creation', 'A new mind cannot start with its consent withdrawn: give consent.status "granted" or "unknown".', { field: 'consent.status' });
+        if (details.consent?.status === 'granted' && details.consent.evidenceArtifactId) throw evidenceNotFound(details.consent.evidenceArtifactId, null);
+        if (details.consent) Object.assign(mind, consentColumns(details.consent));
         const twin: DigitalTwinRow = { id: twinId, mind_id: id, account_id: auth.accountId, name: 'Default', is_default: 1, created_at: at, updated_at: at };
         await repos.minds.insertWithTwin(mind, twin);
         const tags = await ensureTags(repos, auth.accountId, tagNames, this.rt);
@@ -109,8 +131,14 @@ export class MindService {
   /** The mind, or NotFound — also for another account's mind, so ids never leak across accounts. */
   async require(auth: AuthContext, mindId: string): Promise<MindRow> {
     const row = await this.store.repos.minds.byId(auth.accountId, mindId);
-    if (!row) throw notFound('The mind', 'mind_not_found');
+    if (!row) throw await this.missing(auth.accountId, mindId);
     return row;
+  }
+
+  /** Why the account has no such mind: its consent was withdrawn (410, with when), or it never was or was deleted (404). */
+  private async missing(accountId: string, mindId: string): Promise<Error> {
+    const withdrawn = await this.store.repos.consent.withdrawal(accountId, mindId);
+    return withdrawn ? consentWithdrawn(withdrawn) : notFound('The mind', 'mind_not_found');
   }
 
   async get(auth: AuthContext, mindId: string): Promise<Mind> {
@@ -143,15 +171,49 @@ export class MindService {
 
   /** Changes the fields given (null clears email, imageUrl, socialMedia); the slug stays as it was made. */
   async update(auth: AuthContext, mindId: string, changes: MindDetails & { name?: string }): Promise<Mind> {
-    if (!(await this.store.repos.minds.update(auth.accountId, mindId, changesOf(changes), iso(this.rt.now())))) {
-      throw notFound('The mind', 'mind_not_found');
-    }
+    const { consent } = changes;
+    if (consent?.status === 'withdrawn') throw invalid('consent_withdrawal_alone', 'A withdrawal of consent erases the mind: send {"consent": {"status": "withdrawn"}} alone.', { field: 'consent' });
+    const updated = await this.store.transaction(async ({ repos }) => {
+      const at = iso(this.rt.now());
+      if (!(await repos.minds.update(auth.accountId, mindId, changesOf(changes), at))) return false;
+      if (!consent) return true;
+      if (consent.status === 'granted' && consent.evidenceArtifactId && !(await repos.artifacts.ofMind(auth.accountId, mindId, consent.evidenceArtifactId))) {
+        throw evidenceNotFound(consent.evidenceArtifactId, mindId);
+      }
+      return repos.consent.set(auth.accountId, mindId, consentColumns(consent), at);
+    });
+    if (!updated) throw await this.missing(auth.accountId, mindId);
     return this.get(auth, mindId);
+  }
+
+  /** PUT /minds/{mindId} (and the MCP tool, the dashboard): an update, or a withdrawal of consent given alone. */
+  async change(auth: AuthContext, mindId: string, changes: MindDetails & { name?: string }): Promise<{ mind: Mind } | ConsentWithdrawal> {
+    if (changes.consent?.status !== 'withdrawn') return { mind: await this.update(auth, mindId, changes) };
+    const others = Object.entries(changes).filter(([k, v]) => k !== 'consent' && v !== undefined).map(([k]) => k);
+    if (others.length > 0) {
+      throw invalid('consent_withdrawal_alone', `A withdrawal of consent erases the mind: send {"consent": {"status": "withdrawn"}} without ${others.join(', ')}.`, { field: 'consent', others });
+    }
+    return this.withdrawConsent(auth, mindId);
+  }
+
+  /**
+   * The person withdrew their consent: every use stops at once and their data is erased (the
+   * erasure of `delete`: transcripts, memories, vectors, simulations, panel answers, files), leaving
+   * only the content-free record (mind id, account, when) that GET and every use answer 410 with.
+   */
+  async withdrawConsent(auth: AuthContext, mindId: string): Promise<ConsentWithdrawal> {
+    await this.require(auth, mindId);
+    const withdrawnAt = iso(this.rt.now());
+    const { snapshotIds } = await this.erase(auth.accountId, mindId, (repos) =>
+      repos.consent.recordWithdrawal({ mind_id: mindId, account_id: auth.accountId, withdrawn_at: withdrawnAt }),
+    );
+    return { mindId, consent: { status: 'withdrawn', withdrawnAt }, erasedSnapshots: snapshotIds.length };
   }
 
   /** The mind carries exactly these tags afterwards (made where missing; an empty list clears them). */
   async setTags(auth: AuthContext, mindId: string, names: readonly string[]): Promise<Mind> {
     const tagNames = distinctTagNames(names);
+    await this.require(auth, mindId); // 410 for a withdrawn mind, before the transaction
     await retryingUniqueClashes(() =>
       this.store.transaction(async ({ repos }) => {
         if (!(await repos.minds.byId(auth.accountId, mindId))) throw notFound('The mind', 'mind_not_found');
@@ -183,9 +245,10 @@ export class MindService {
    * folders: the artifacts, and the upload keys of direct (S3) uploads, including objects written
    * after the rows were read (an upload that finished meanwhile).
    */
-  private async erase(accountId: string, mindId: string): Promise<{ snapshotIds: readonly string[] }> {
+  private async erase(accountId: string, mindId: string, alsoInTransaction?: (repos: Repos) => Promise<void>): Promise<{ snapshotIds: readonly string[] }> {
     const at = iso(this.rt.now());
     const { snapshotIds } = await this.store.transaction(async ({ repos }) => {
+      await alsoInTransaction?.(repos);
       // Its answers in panels go with it (a running panel left with nothing to do is settled).
       await repos.panels.deleteOfMind(mindId, at);
       return repos.minds.delete(accountId, mindId);

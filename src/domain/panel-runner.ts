@@ -12,6 +12,7 @@ import { DomainError } from '../kernel/errors.ts';
 import { iso, type Runtime } from '../kernel/runtime.ts';
 import type { Store } from '../store/store.ts';
 import type { MindMemories } from './mind-memory.ts';
+import { ConsentPolicy, panelUses, usesLanguageModel } from './consent.ts';
 import { resolveModel } from './models.ts';
 import { answeringSnapshotIds } from './snapshots.ts';
 import { isFinalPanel, type PanelAnswer, type PanelRecord, type PanelUnit } from './panel.ts';
@@ -26,12 +27,15 @@ export class PanelRunner {
   private readonly rt: Runtime;
   /** How many questions of one unit an engine that calls out (the LLM) answers at once; the offline engine answers one at a time. */
   private readonly llmConcurrency: number;
+  /** Checked again as each unit runs: a consent that expired since the panel was made refuses its unit. */
+  private readonly consent: ConsentPolicy;
   constructor(store: Store, engines: EngineRegistry, memories: MindMemories, rt: Runtime, llmConcurrency = 1) {
     this.store = store;
     this.engines = engines;
     this.memories = memories;
     this.rt = rt;
     this.llmConcurrency = llmConcurrency;
+    this.consent = new ConsentPolicy(store.repos, rt);
   }
 
   /**
@@ -52,6 +56,9 @@ export class PanelRunner {
     let answers: PanelAnswer[];
     let snapshotIds: string[];
     try {
+      const mind = await this.store.repos.minds.byId(panel.accountId, unit.mindId);
+      if (!mind) return this.failUnit(unitId, 'The mind was erased.'); // its unit normally goes with it (PanelsRepo.deleteOfMind)
+      await this.consent.check(panel.accountId, mind, panelUses(usesLanguageModel(panel.model)));
       snapshotIds = await answeringSnapshotIds(this.store, unit.mindId, undefined, () => new DomainError('conflict', 'snapshot_not_ready', 'The mind has no completed snapshot any more.'));
       answers = await this.answer(panel, unit, snapshotIds);
     } catch (err) {

@@ -14,6 +14,7 @@ import type { AnswerFilter, AnswerRow } from '../store/db/repos/panel-answers.ts
 import type { MindRow } from '../store/db/repos/minds.ts';
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
+import { ConsentPolicy, panelUses, usesLanguageModel } from './consent.ts';
 import { resolveModel } from './models.ts';
 import { oncePerKey } from './tags.ts';
 import {
@@ -99,11 +100,14 @@ export class PanelService {
   private readonly engines: EngineRegistry;
   private readonly settings: PanelSettings;
   private readonly rt: Runtime;
+  /** Refuses minds whose consent does not cover panels (and llm), when the account requires consent. */
+  private readonly consent: ConsentPolicy;
   constructor(store: Store, engines: EngineRegistry, settings: PanelSettings, rt: Runtime) {
     this.store = store;
     this.engines = engines;
     this.settings = settings;
     this.rt = rt;
+    this.consent = new ConsentPolicy(store.repos, rt);
   }
 
   /** Calls `fn` after a panel and its jobs are committed (the composition root wakes this process's worker). */
@@ -125,6 +129,7 @@ export class PanelService {
         skippedMinds: skipped,
       });
     }
+    await this.consent.checkAll(auth.accountId, answering, panelUses(usesLanguageModel(resolved.model)));
     const answers = answering.length * questions.length;
     if (answers > this.settings.maxAnswers) {
       throw new DomainError(

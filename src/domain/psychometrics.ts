@@ -11,6 +11,7 @@ import type { PsychometricsRow } from '../store/db/repos/psychometrics.ts';
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
 import type { MindService } from './minds.ts';
+import { LLM_NOT_CONSENTED } from './consent.ts';
 import { answeringSnapshotIds, type SnapshotService } from './snapshots.ts';
 
 type Evidence = ProfileRef & { snapshotId: string };
@@ -86,7 +87,12 @@ export function psychometricsOf(mindId: string, snapshotIds: readonly string[], 
     tallies.push({ snapshotId, markers: JSON.parse(row.markers) as SnapshotMarkers });
     if (row.estimates) estimated.push({ snapshotId, model: row.estimates_model ?? '', estimates: JSON.parse(row.estimates) as PsychometricEstimates });
     else {
-      const reason = row.estimates_error ? `The language model failed: ${row.estimates_error}` : 'No language model was configured when the snapshot was processed.';
+      const reason =
+        row.estimates_error === LLM_NOT_CONSENTED
+          ? 'The consent on record did not cover "llm" when the snapshot was processed: the person\'s words were not sent to a language model.'
+          : row.estimates_error
+            ? `The language model failed: ${row.estimates_error}`
+            : 'No language model was configured when the snapshot was processed.';
       gaps.push({ snapshotId, part: 'llm_estimates', reason });
     }
   }

@@ -7,6 +7,7 @@ import type { AuthContext } from './accounts.ts';
 import { DomainError, conflict, invalid, notFound } from '../kernel/errors.ts';
 import { iso, type Runtime } from '../kernel/runtime.ts';
 import { isBusy, recentHistory, titleOf, type AnsweredTurn, type NewMessage, type SimulationRecord } from './conversation.ts';
+import { ConsentPolicy, simulationUses, usesLanguageModel } from './consent.ts';
 import type { MindService } from './minds.ts';
 import type { MindMemories } from './mind-memory.ts';
 import { resolveModel } from './models.ts';
@@ -88,6 +89,8 @@ export class SimulationService {
   private readonly memories: MindMemories;
   private readonly rt: Runtime;
   private readonly turns: PendingTurns;
+  /** Refuses a mind whose consent does not cover the use, when the account requires consent. */
+  private readonly consent: ConsentPolicy;
   /**
    * mind id → its default twin's id, for the usage meter: the twin made with the mind is its default
    * for as long as it lives (twins added or renamed later never are), so an entry needs no
@@ -110,6 +113,7 @@ export class SimulationService {
     this.memories = memories;
     this.rt = rt;
     this.turns = turns;
+    this.consent = new ConsentPolicy(store.repos, rt);
     minds.onDeleted(({ mindId }) => this.defaultTwins.delete(mindId));
   }
 
@@ -137,6 +141,7 @@ export class SimulationService {
   async prepare(auth: AuthContext, req: SimulateRequest): Promise<PreparedTurn> {
     const resolved = this.resolve(req.selectedSimulationModel);
     const mind = await this.minds.require(auth, req.mindId);
+    await this.consent.check(auth.accountId, mind, simulationUses(usesLanguageModel(resolved.model)));
     let conversation: SimulationRecord | null = null;
     let history: ConversationTurn[] = [];
     if (req.conversationId) {
@@ -274,6 +279,8 @@ export class SimulationService {
     let snapshotIds: string[];
     try {
       resolved = this.resolve(sim.model);
+      // Checked again when the turn runs: the consent may have expired, or the setting changed, since it was queued.
+      await this.consent.check(sim.accountId, mind, simulationUses(usesLanguageModel(resolved.model)));
       snapshotIds = await this.completedSnapshots(mind.id, sim.digitalTwinId ?? undefined);
       result = await this.run(mind, resolved, snapshotIds, asked.content.text, recentHistory(messages.slice(0, -1)));
     } catch (err) {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { MODEL_NAMES } from '../engines/registry.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../kernel/pagination.ts';
+import { ConsentInput, ConsentView } from './schemas/consent.ts';
+import { REDACTION_MODES } from '../privacy/kinds.ts';
 
 /** One schema per request and response: validator, TypeScript type and OpenAPI entry at once. */
 export const Id = z.uuid();
@@ -85,6 +87,10 @@ export const Mind = z
     digitalTwins: z
       .array(DigitalTwin.extend({ mindAssessments: z.array(MindAssessment).describe('The snapshots linked to this twin, newest first') }))
       .describe('The default twin first'),
+    consent: ConsentView.describe('The person\'s consent on record: {"status": "unknown"} until one is given'),
+    redaction: z
+      .enum(REDACTION_MODES)
+      .describe('off | outbound (personal data replaced by placeholders in everything sent to the LLM provider) | stored (also in what is stored, searched and quoted)'),
   })
   .meta({ id: 'Mind' });
 
@@ -97,6 +103,13 @@ export const MindFields = {
   imageUrl: ImageUrl.nullable().optional().describe('An http(s) URL'),
   socialMedia: SocialMedia.nullable().optional(),
   scope: MindScope.optional().describe('private (default) or public'),
+  redaction: z
+    .enum(REDACTION_MODES)
+    .optional()
+    .describe(
+      'off; outbound: e-mails, phones, cards, IBANs, addresses, personal URLs, dates of birth and third parties\' names never reach the LLM provider; stored: not stored either. Default: the service\'s REDACTION. A change applies to snapshots processed after it',
+    ),
+  consent: ConsentInput.optional(),
 };
 export const CreateMindBody = z.object({
   name: MindName,

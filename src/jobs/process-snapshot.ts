@@ -8,6 +8,7 @@ import type { EstimatePsychometrics, PsychometricEstimates } from '../engines/ll
 import type { AnalysisResult, AnalysisTask, EmbeddedPassages, EmbeddedTexts, Fidelity } from './transcript-analysis.ts';
 import type { Memory } from '../memory/types.ts';
 import type { JobHandler } from './worker.ts';
+import { LLM_NOT_CONSENTED, covers } from '../domain/consent.ts';
 
 const Payload = z.object({ snapshotId: z.string() });
 
@@ -87,8 +88,13 @@ export class ProcessSnapshotJob implements JobHandler {
     // The passages' vectors (the sentence encoder, in an analysis thread): what search ranks, never recomputed at query time.
     const embedded = await this.embed(result.passages.texts);
     const fidelity = await this.checkFidelity(snap.id, memories, { encoder: embedded.encoder, spans: result.passages.spans, vectors: embedded.vectors });
-    const reflected = await this.reflections(snap.id, mind.name, result);
-    const estimated = await this.estimates(snap.id, mind.name, result, reflected.ok ? reflected.reflections : []);
+    // The person's words go to the LLM provider only under a consent whose scope has "llm" (unexpired), whatever the account's setting.
+    const llmConsented = covers(mind, 'llm', this.rt.now());
+    const reflected = llmConsented ? await this.reflections(snap.id, mind.name, result) : { ok: false as const, error: null };
+    const estimated =
+      llmConsented || !this.estimate
+        ? await this.estimates(snap.id, mind.name, result, reflected.ok ? reflected.reflections : [])
+        : { ok: false as const, error: LLM_NOT_CONSENTED };
     const now = iso(this.rt.now());
     const outcome = {
       fileKind: format,

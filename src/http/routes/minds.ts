@@ -59,7 +59,7 @@ export const mindRoutes =
 
     app.get(
       '/minds/:mindId',
-      { schema: { tags, summary: 'Get a mind', params: MindParams, response: { 200: Mind, ...errorResponses(400, 401, 404) } } },
+      { schema: { tags, summary: 'Get a mind', params: MindParams, response: { 200: Mind, ...errorResponses(400, 401, 404, 410) } } },
       (req) => s.minds.get(authOf(req), req.params.mindId),
     );
 
@@ -68,18 +68,18 @@ export const mindRoutes =
       {
         schema: {
           tags,
-          summary: 'Update a mind: name, email, imageUrl, socialMedia, scope (the fields given)',
+          summary: 'Update a mind: name, email, imageUrl, socialMedia, scope, consent (the fields given); consent withdrawn (alone) erases it',
           params: MindParams,
           body: PutMindBody,
-          response: { 200: PutMindResponse, ...errorResponses(400, 401, 404) },
+          response: { 200: PutMindResponse, ...errorResponses(400, 401, 404, 410) },
         },
       },
-      async (req) => ({ success: true as const, mind: await s.minds.update(authOf(req), req.params.mindId, req.body) }),
+      async (req) => ({ success: true as const, ...(await s.minds.change(authOf(req), req.params.mindId, req.body)) }),
     );
 
     app.patch(
       '/minds/:mindId',
-      { schema: { tags, summary: 'Rename a mind', params: MindParams, body: UpdateMindBody, response: { 200: Mind, ...errorResponses(400, 401, 404) } } },
+      { schema: { tags, summary: 'Rename a mind', params: MindParams, body: UpdateMindBody, response: { 200: Mind, ...errorResponses(400, 401, 404, 410) } } },
       (req) => s.minds.rename(authOf(req), req.params.mindId, req.body.name),
     );
 
@@ -91,7 +91,7 @@ export const mindRoutes =
           summary: 'Set the tags of a mind (exactly these; missing tags are made)',
           params: MindParams,
           body: SetTagsBody,
-          response: { 200: MindEnvelope, ...errorResponses(400, 401, 404) },
+          response: { 200: MindEnvelope, ...errorResponses(400, 401, 404, 410) },
         },
       },
       async (req) => ({ mind: await s.minds.setTags(authOf(req), req.params.mindId, req.body.tagNames) }),
@@ -104,7 +104,7 @@ export const mindRoutes =
           tags,
           summary: 'Delete a mind with its twins, artifacts, files, snapshots and memories',
           params: MindParams,
-          response: { 204: z.null().describe('Deleted'), ...errorResponses(400, 401, 404) },
+          response: { 204: z.null().describe('Deleted'), ...errorResponses(400, 401, 404, 410) },
         },
       },
       async (req, reply) => {

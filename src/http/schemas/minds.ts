@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../kernel/pagination.ts';
 import { Mind, MindFields, MindName, PageQuery, Tag, TagName } from '../schemas.ts';
+import { ConsentWithdrawal } from './consent.ts';
 
 /** Schemas of the hosted Mind routes added for issue 14: listing by tag, search, PUT, and tags. */
 const Id = z.uuid();
@@ -33,9 +34,9 @@ export const SearchResult = z.object({
 
 export const PutMindBody = z
   .object({ name: MindName.optional(), ...MindFields })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), 'Give at least one of name, email, imageUrl, socialMedia, scope')
-  .describe('The fields given are changed, the others kept; null clears email, imageUrl or socialMedia');
-export const PutMindResponse = z.object({ success: z.literal(true), mind: Mind });
+  .refine((b) => Object.values(b).some((v) => v !== undefined), 'Give at least one of name, email, imageUrl, socialMedia, scope, consent')
+  .describe('The fields given are changed, the others kept; null clears email, imageUrl or socialMedia. {"consent": {"status": "withdrawn"}}, sent alone, erases the mind');
+export const PutMindResponse = z.union([z.object({ success: z.literal(true), mind: Mind }), ConsentWithdrawal]);
 
 export const SetTagsBody = z.object({
   tagNames: z.array(TagName).max(50).describe('The mind carries exactly these tags afterwards; missing tags are made, [] clears'),
