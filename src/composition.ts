@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
+import { AccessLogService } from './domain/access-log.ts';
 import { AccountService } from './domain/accounts.ts';
 import { DigitalTwinService } from './domain/digital-twins.ts';
 import { LoginService } from './domain/logins.ts';
@@ -17,12 +18,14 @@ import { PROCESS_SNAPSHOT, SnapshotService } from './domain/snapshots.ts';
 import { RUN_SIMULATION, SimulationService } from './domain/simulation.ts';
 import { SimulationHistory } from './domain/simulations.ts';
 import { PanelService } from './domain/panels.ts';
+import { PrivacySettingsService } from './domain/privacy-settings.ts';
 import { PendingTurns } from './domain/pending-turns.ts';
 import { PanelRunner } from './domain/panel-runner.ts';
 import { RUN_PANEL_UNIT } from './domain/panel.ts';
 import { TagService } from './domain/tags.ts';
 import { UploadService } from './domain/uploads.ts';
 import { UsageService } from './domain/usage.ts';
+import { ExportService } from './domain/export.ts';
 import { WebhookService } from './domain/webhooks.ts';
 import { GroundedEngine } from './engines/grounded.ts';
 import { UseLiteEncoder } from './memory/encoder/use-lite.ts';
@@ -47,6 +50,9 @@ import { openStorage } from './store/open.ts';
 import { openRateLimitStore } from './store/rate-limit-stores.ts';
 import type { Store } from './store/store.ts';
 import { openTurnJournal } from './store/turn-journal.ts';
+
+/** How often the worker purges access-log rows past AUDIT_RETENTION_DAYS. */
+const AUDIT_PURGE_MS = 6 * 3600_000;
 
 /** Everything the service is made of, built from configuration in one place. */
 export interface Context {
@@ -110,8 +116,8 @@ export async function compose(
   // The learned search: the sentence encoder (loaded on first use, or at start by main.ts) and the fitted parameters.
   const searcher = new Searcher(() => UseLiteEncoder.load(), rankingParams());
   const engines = new EngineRegistry({ grounded: new GroundedEngine(searcher), ...(llm ? { llm: new LlmEngine(llm, searcher) } : {}) });
-  const accounts = new AccountService(store.repos, rt, config.apiKeyCacheMs);
-  const minds = new MindService(store, blobs, rt);
+  const accounts = new AccountService(store.repos, rt, config.apiKeyCacheMs, { requireConsent: config.requireConsent });
+  const minds = new MindService(store, blobs, rt, config.redaction);
   // Snapshots processed before passage vectors were stored get theirs on first use (in this process, once).
   const memories = new MindMemories(store, searcher.encoderId, async (texts) => embedForStorage(await searcher.encoderNow(), texts), config.memoryCacheBytes);
   minds.onDeleted(({ snapshotIds }) => memories.forget(snapshotIds));
@@ -132,7 +138,7 @@ export async function compose(
   );
   const services: Services = {
     accounts,
-    logins: new LoginService(store.repos, rt),
+    logins: new LoginService(store.repos, rt, { requireConsent: config.requireConsent }),
     minds,
     tags: new TagService(store, rt),
     uploads: new UploadService(store, blobs, minds, signer, rt, {
@@ -151,12 +157,23 @@ export async function compose(
     webhooks: new WebhookService(store, rt, `${config.publicUrl}/webhook`),
     rateLimits,
     usage,
+    exports: new ExportService(store, blobs, minds, turns, rt),
+    privacy: new PrivacySettingsService(store.repos),
+    accessLog: new AccessLogService(store, rt, config.auditRetentionDays),
   };
+  // The access log's triggers read the retention from the database: every process writes its own at start.
+  await services.accessLog.applyRetention();
   services.simulation.onSimulated((auth, twinId) => usage.simulated(auth, twinId));
   services.snapshots.onEnqueued((auth) => usage.snapshotCreated(auth));
 
   let analysis: AnalysisPool | null = null;
+  // The access log's purge runs with the worker: at its start, then every AUDIT_PURGE_MS.
+  let stopAuditPurge: (() => Promise<void>) | null = null;
   const createWorker = () => {
+    stopAuditPurge ??= services.accessLog.schedulePurge(AUDIT_PURGE_MS, (purged) => {
+      if (purged instanceof Error) log.warn({ err: purged }, 'the access-log purge failed; it runs again later');
+      else if (purged > 0) log.info({ purged }, 'access-log rows older than AUDIT_RETENTION_DAYS purged');
+    });
     const pool =
       adapters.analysis ??
       (analysis ??= new AnalysisPool(analysisSettings(config), (err) => log.warn({ err }, 'an analysis thread ended abnormally')));
@@ -199,6 +216,7 @@ export async function compose(
     await turns.close();
     await usage.close().catch((err: unknown) => log.error({ err }, 'usage counts lost on close'));
     await rateLimits.close();
+    await stopAuditPurge?.();
     await analysis?.close();
     await store.destroy();
   };

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { LogFormat } from './logging.ts';
+import { REDACTION_MODES, type RedactionMode } from './privacy/kinds.ts';
+import { defaultRedaction } from './privacy/mode.ts';
 import { loadStoreConfig, type StoreConfig } from './store/config.ts';
 
 const bool = z
@@ -58,6 +60,10 @@ const ConfigSchema = z.object({
   PANEL_MAX_ANSWERS: z.coerce.number().int().min(1).default(20_000),
   PANEL_LLM_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   MEMORY_CACHE_MB: z.coerce.number().positive().default(256),
+  REDACTION: z.enum(REDACTION_MODES).optional(),
+  REDACTION_KEY: z.string().min(32).optional(),
+  REQUIRE_CONSENT: bool.default(false),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
 });
 
 export interface Config {
@@ -115,6 +121,14 @@ export interface Config {
   rateLimit: RateLimitSettings;
   /** How often the usage meter writes its in-memory counts to the database. */
   usageFlushMs: number;
+  /** A new mind's redaction unless the request sets one (REDACTION; unset: outbound with an LLM off loopback, else off). */
+  redaction: RedactionMode;
+  /** The key of the hashes third parties' numbers are kept under; generated once and kept in the database when unset. */
+  redactionKey: string | undefined;
+  /** New accounts require consent on record before their minds are simulated, panelled or sent to an LLM (accounts.require_consent). */
+  requireConsent: boolean;
+  /** Access-log rows younger than this many days cannot be deleted (the database's triggers); older ones are purged by the worker. */
+  auditRetentionDays: number;
   /**
    * How long a new conversation's answered first turn waits (journaled in DATA_DIR) to be stored
    * with those answered after it; 0: stored before the answer. Default 100 on SQLite, 0 on PostgreSQL.
@@ -211,6 +225,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       redisUrl: c.REDIS_URL,
     },
     usageFlushMs: c.USAGE_FLUSH_MS,
+    redaction: defaultRedaction(c.REDACTION, c.LLM_PROVIDER && c.LLM_MODEL ? { baseUrl: c.LLM_BASE_URL } : null),
+    redactionKey: c.REDACTION_KEY,
+    requireConsent: c.REQUIRE_CONSENT,
+    auditRetentionDays: c.AUDIT_RETENTION_DAYS,
     // PostgreSQL's API nodes are stateless (any node may take the next request, none keeps a disk): there a turn is stored before its answer unless asked.
     simulationFlushMs: c.SIMULATION_FLUSH_MS ?? (store.databaseUrl ? 0 : DEFAULT_SIMULATION_FLUSH_MS),
   };

@@ -11,9 +11,12 @@ import {
 } from 'fastify-type-provider-zod';
 import { parseJsonBody } from '../kernel/json-text.ts';
 import { apiPipeline } from './plugins/api-pipeline.ts';
+import { auditTrail } from './plugins/audit.ts';
+import { API_AUDITED, apiRouteKey } from './audit-routes.ts';
 import { rejectNulText } from './plugins/text-guard.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling, sendError } from './plugins/errors.ts';
 import { responseSerializerCompiler } from './serializer.ts';
+import { accountRoutes } from './routes/account.ts';
 import { digitalTwinRoutes } from './routes/digital-twins.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { mindRoutes } from './routes/minds.ts';
@@ -26,6 +29,8 @@ import { snapshotRoutes } from './routes/snapshots.ts';
 import { tagRoutes } from './routes/tags.ts';
 import { signedUrlRoutes, uploadReceiverRoutes } from './routes/uploads.ts';
 import { usageRoutes } from './routes/usage.ts';
+import { exportRoutes } from './routes/export.ts';
+import { auditRoutes } from './routes/audit.ts';
 import { webhookEventRoutes, webhookReceiverRoutes } from './routes/webhooks.ts';
 import { lazyChildLogger } from './lazy-logger.ts';
 import { docsCsp, registerSecurityHeaders, uploadOriginsOf, useApiSecurityHeaders } from './security.ts';
@@ -165,6 +170,8 @@ const apiScope =
     api.removeContentTypeParser('text/plain'); // the API takes JSON and multipart only: anything else is 415
     useApiSecurityHeaders(api);
     await api.register(apiPipeline, { services: s });
+    // The access log: each audited route's row is committed before its answer leaves (http/audit-routes.ts).
+    await api.register(auditTrail, { accessLog: s.accessLog, audited: API_AUDITED, keyOf: (req) => apiRouteKey(req.method, req.routeOptions.url ?? ''), authOf: (req) => req.auth });
     await api.register(mindRoutes(s, cfg));
     await api.register(tagRoutes(s));
     await api.register(signedUrlRoutes(s));
@@ -177,4 +184,7 @@ const apiScope =
     await api.register(psychometricsRoutes(s));
     await api.register(webhookEventRoutes(s, cfg));
     await api.register(usageRoutes(s));
+    await api.register(exportRoutes(s));
+    await api.register(accountRoutes(s));
+    await api.register(auditRoutes(s, cfg));
   };

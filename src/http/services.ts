@@ -1,8 +1,10 @@
+import type { AccessLogService } from '../domain/access-log.ts';
 import type { AccountService } from '../domain/accounts.ts';
 import type { DigitalTwinService } from '../domain/digital-twins.ts';
 import type { LoginService } from '../domain/logins.ts';
 import type { MindService } from '../domain/minds.ts';
 import type { PanelService } from '../domain/panels.ts';
+import type { PrivacySettingsService } from '../domain/privacy-settings.ts';
 import type { ProfileService } from '../domain/profile.ts';
 import type { PsychometricsService } from '../domain/psychometrics.ts';
 import type { RateLimits } from '../domain/rate-limits.ts';
@@ -13,6 +15,7 @@ import type { SnapshotService } from '../domain/snapshots.ts';
 import type { TagService } from '../domain/tags.ts';
 import type { UploadService } from '../domain/uploads.ts';
 import type { UsageService } from '../domain/usage.ts';
+import type { ExportService } from '../domain/export.ts';
 import type { WebhookService } from '../domain/webhooks.ts';
 
 /** What the HTTP layer may call: domain services only, never repositories or adapters. */
@@ -41,6 +44,12 @@ export interface Services {
   rateLimits: RateLimits;
   /** Requests per account and day. */
   usage: UsageService;
+  /** A mind's data on request: the files of its export archive. */
+  exports: ExportService;
+  /** The account's privacy settings: requireConsent, retentionDays (`/account/privacy`). */
+  privacy: PrivacySettingsService;
+  /** The append-only record of who read, changed or deleted a mind's content (`/audit`). */
+  accessLog: AccessLogService;
 }
 
 export interface HttpSettings {

@@ -9,7 +9,10 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../http/services.ts';
 import { attachViewer, registerPageErrors } from './guard.ts';
+import { auditTrail } from '../http/plugins/audit.ts';
+import { PAGE_AUDITED, pageAuth } from './audit-pages.ts';
 import { accountPages } from './routes/account.ts';
+import { auditPages } from './routes/audit.ts';
 import { authPages } from './routes/auth.ts';
 import { keyPages } from './routes/keys.ts';
 import { mindPages } from './routes/minds.ts';
@@ -75,6 +78,8 @@ function sessionPages(s: Services, web: WebSettings) {
       else done();
     });
     app.addHook('preHandler', attachViewer(s));
+    // The access log: each audited page's row is committed before the page leaves (audit-pages.ts).
+    await app.register(auditTrail, { accessLog: s.accessLog, audited: PAGE_AUDITED, keyOf: (req) => `${req.method} ${req.routeOptions.url ?? ''}`, authOf: pageAuth });
 
     const attempts = { max: web.loginRateLimit, timeWindow: 60_000 };
     await app.register(authPages(s, attempts));
@@ -82,6 +87,7 @@ function sessionPages(s: Services, web: WebSettings) {
     await app.register(mindPages(s));
     await app.register(mindDetailPages(s));
     await app.register(conversationPages(s));
+    await app.register(auditPages(s));
     await app.register(panelPages(s));
     await app.register(webhookPages(s));
     await app.register(usagePages(s));

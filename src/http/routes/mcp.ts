@@ -6,13 +6,14 @@ import type { PanelToolRequest } from '../../mcp/panel-tools.ts';
 import type { SimulateToolRequest } from '../../mcp/simulation-tools.ts';
 import type { MindsimBackend, UploadRequest } from '../../mcp/tools.ts';
 import { authOf } from '../plugins/auth.ts';
+import { auditingBackend } from '../plugins/audit-mcp.ts';
 import { RATE_LIMIT_HEADERS } from '../plugins/rate-limit.ts';
 import { apiPipeline } from '../plugins/api-pipeline.ts';
 import { STATUS, errorBody, sendError } from '../plugins/errors.ts';
 import type { HttpSettings, Services } from '../services.ts';
 
 /** The MCP tools over the domain services, as the authenticated account. */
-class ServiceBackend implements MindsimBackend {
+export class ServiceBackend implements MindsimBackend {
   private readonly s: Services;
   private readonly cfg: HttpSettings;
   private readonly auth: AuthContext;
@@ -114,7 +115,9 @@ export const mcpRoutes =
 
     app.post('/mcp', { bodyLimit, schema: { hide: true } }, async (req, reply) => {
       const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await loadMcp();
-      const backend = translatingErrors(new ServiceBackend(s, cfg, authOf(req)), asApiFailure(req.id));
+      const auth = authOf(req);
+      // Each tool call that reads content is in the access log before its result is written (plugins/audit-mcp.ts).
+      const backend = translatingErrors(auditingBackend(new ServiceBackend(s, cfg, auth), auth, s.accessLog, req.ip), asApiFailure(req.id));
       const server = createMcpServer(backend, 'http');
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.raw.setHeader('X-Request-Id', req.id);

@@ -13,6 +13,15 @@ export class SettingsRepo {
     return r?.value;
   }
 
+  /** Stores the value, replacing any (e.g. the audit retention each process writes at start). */
+  async set(key: string, value: string): Promise<void> {
+    await this.db
+      .insertInto('service_settings')
+      .values({ key, value })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+      .execute();
+  }
+
   /** Stores the value unless one exists; returns whichever value won. */
   async getOrInit(key: string, value: string): Promise<string> {
     await this.db
