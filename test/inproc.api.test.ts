@@ -30,4 +30,5 @@ suites(import.meta.url, [
   'api.snapshot-management',
   'api.psychometrics',
   'memory-cache',
+  'api.export',
 ]);

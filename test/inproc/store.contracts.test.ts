@@ -67,6 +67,16 @@ function blobContract(name: string, make: () => Promise<BlobStore>) {
       await assert.rejects(store.get('/etc/passwd'));
     });
 
+    it('streams a blob back whole, and rejects a missing one at once', async () => {
+      const store = await make();
+      const bytes = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 7) % 256));
+      await store.putBuffer('artifacts/m/streamed', bytes);
+      const chunks: Buffer[] = [];
+      for await (const chunk of await store.getStream('artifacts/m/streamed')) chunks.push(chunk as Buffer);
+      assert.ok(Buffer.concat(chunks).equals(bytes));
+      await assert.rejects(store.getStream('artifacts/m/never-written'));
+    });
+
     it('deletes a folder of blobs and nothing beside it', async () => {
       const store = await make();
       for (const k of ['artifacts/gone/a', 'artifacts/gone/b', 'artifacts/gone-not/c', 'artifacts/kept/d']) await store.putBuffer(k, Buffer.from(k));

@@ -81,6 +81,7 @@ const V1_AND_OTHERS: Record<string, RouteSpec> = {
   'GET /api/public/v1/minds/:mindId/snapshots/:snapshotId/psychometrics': { kind: 'api', owned: true, inner: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/snapshots/${t.snapshotId}/psychometrics` }) },
   'GET /api/public/v1/minds/:mindId/snapshots/:snapshotId/topics': { kind: 'api', owned: true, inner: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/snapshots/${t.snapshotId}/topics` }) },
   'GET /api/public/v1/minds/:mindId/psychometrics': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/psychometrics` }) },
+  'GET /api/public/v1/minds/:mindId/export': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/export` }) },
   'GET /api/public/v1/minds/:mindId/topics': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/topics` }) },
   'GET /api/public/v1/minds/:mindId/digital-twins': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/digital-twins` }) },
   'POST /api/public/v1/minds/:mindId/digital-twins': { kind: 'api', owned: true, destructive: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/digital-twins`, json: { name: 'Walk twin' } }) },

@@ -2,8 +2,13 @@ import { WaitTimeoutError } from './errors.ts';
 import { Paginated } from './pagination.ts';
 import { API_PREFIX, Transport, sleep, type ClientOptions } from './transport.ts';
 import { Panels } from './panels.ts';
+import { downloadExport, type MindExportDownload } from './exports.ts';
 import { Simulations, simulationEvents, type SimulationEvent } from './simulations.ts';
 import type {
+  AccountPrivacy,
+  AccountPrivacyUpdate,
+  ConsentInput,
+  ConsentWithdrawal,
   CreatedMind,
   CreateMindRequest,
   DeletedTag,
@@ -91,6 +96,12 @@ export interface WaitOptions {
 
 const enc = encodeURIComponent;
 
+/** PUT /minds/{mindId}: a withdrawal of consent (sent alone) answers what was erased, any other change the mind. */
+export interface PutMind {
+  (mindId: string, changes: { consent: { status: 'withdrawn' } }, signal?: AbortSignal): Promise<ConsentWithdrawal>;
+  (mindId: string, changes: PutMindRequest, signal?: AbortSignal): Promise<UpdatedMind>;
+}
+
 /** The Mind Simulation Service public API v1. */
 export class MindsimClient {
   readonly transport: Transport;
@@ -120,11 +131,21 @@ export class MindsimClient {
     /** Renames (PATCH): answers the mind. */
     update: (mindId: string, changes: { name: string }, signal?: AbortSignal) =>
       this.transport.json<Mind>({ method: 'PATCH', path: `${API_PREFIX}/minds/${enc(mindId)}`, json: changes, signal }),
-    /** Changes the fields given (PUT; null clears email, imageUrl, socialMedia): `{success: true, mind}`. */
-    put: (mindId: string, changes: PutMindRequest, signal?: AbortSignal) =>
-      this.transport.json<UpdatedMind>({ method: 'PUT', path: `${API_PREFIX}/minds/${enc(mindId)}`, json: changes, signal }),
+    /**
+     * Changes the fields given (PUT; null clears email, imageUrl, socialMedia): `{success: true, mind}`.
+     * `{consent: {status: "withdrawn"}}` alone erases the mind and answers ConsentWithdrawal.
+     */
+    put: ((mindId: string, changes: PutMindRequest, signal?: AbortSignal) =>
+      this.transport.json<UpdatedMind | ConsentWithdrawal>({ method: 'PUT', path: `${API_PREFIX}/minds/${enc(mindId)}`, json: changes, signal })) as PutMind,
     /** The same as `put`, under the name of the hosted SDK's method. */
-    replace: (mindId: string, changes: PutMindRequest, signal?: AbortSignal) => this.minds.put(mindId, changes, signal),
+    replace: ((mindId: string, changes: PutMindRequest, signal?: AbortSignal) => this.minds.put(mindId, changes, signal)) as PutMind,
+    /** Records the person's consent (granted with subject, obtainedAt, method, scope; or unknown to clear it): `{success, mind}`. */
+    setConsent: (mindId: string, consent: Exclude<ConsentInput, { status: 'withdrawn' }>, signal?: AbortSignal) => this.minds.put(mindId, { consent }, signal),
+    /**
+     * The person withdrew their consent: every use stops and the mind, its transcripts, memories,
+     * simulations and panel answers are erased; afterwards the mind answers 410 CONSENT_WITHDRAWN.
+     */
+    withdrawConsent: (mindId: string, signal?: AbortSignal) => this.minds.put(mindId, { consent: { status: 'withdrawn' } }, signal),
     /** The mind carries exactly these tags afterwards (missing ones are made; [] clears): `{mind}`. */
     setTags: (mindId: string, tagNames: string[], signal?: AbortSignal) =>
       this.transport.json<{ mind: Mind }>({ method: 'PUT', path: `${API_PREFIX}/minds/${enc(mindId)}/tags`, json: { tagNames }, signal }),
@@ -140,6 +161,8 @@ export class MindsimClient {
       this.transport.json<Psychometrics>({ method: 'GET', path: `${API_PREFIX}/minds/${enc(mindId)}/psychometrics`, signal }),
     /** The topics of the mind's profile, with their evidence (409 before a snapshot completes). */
     topics: (mindId: string, signal?: AbortSignal) => this.transport.json<Topics>({ method: 'GET', path: `${API_PREFIX}/minds/${enc(mindId)}/topics`, signal }),
+    /** Everything stored about the mind's person as one zip archive (README.json describes each file): `{fileName, body, blob(), bytes()}`. */
+    export: (mindId: string, signal?: AbortSignal): Promise<MindExportDownload> => downloadExport(this.transport, mindId, signal),
   };
 
   /** A mind's digital twins: the default one, and those added to link snapshots to and simulate apart. */
@@ -261,6 +284,15 @@ export class MindsimClient {
   private snapshotPath(mindId: string, snapshotId: string): string {
     return `${API_PREFIX}/minds/${enc(mindId)}/snapshots/${enc(snapshotId)}`;
   }
+
+  /** The account's own settings. */
+  readonly account = {
+    /** `{requireConsent, retentionDays}`. */
+    privacy: (signal?: AbortSignal) => this.transport.json<AccountPrivacy>({ method: 'GET', path: `${API_PREFIX}/account/privacy`, signal }),
+    /** Changes the settings given (retentionDays: 1–36500 or null to keep everything); answers them all. */
+    setPrivacy: (changes: AccountPrivacyUpdate, signal?: AbortSignal) =>
+      this.transport.json<AccountPrivacy>({ method: 'PUT', path: `${API_PREFIX}/account/privacy`, json: changes, signal }),
+  };
 
   readonly models = {
     list: (signal?: AbortSignal) => this.transport.json<Model[]>({ method: 'GET', path: `${API_PREFIX}/models`, signal }),

@@ -1,5 +1,6 @@
 export { MindsimClient, type CreateSnapshotOptions, type ListOptions, type MindListOptions, type SnapshotDetailsOptions, type SnapshotSource, type UploadOptions, type WaitOptions } from './client.ts';
 export { ApiError, WaitTimeoutError } from './errors.ts';
+export { dispositionFileName, type MindExportDownload } from './exports.ts';
 export { Paginated } from './pagination.ts';
 export { Panels, type PanelWaitOptions } from './panels.ts';
 export { Simulations, type SimulationEvent, type SimulationListOptions } from './simulations.ts';

@@ -6,6 +6,8 @@ export interface BlobStore {
   putStream(key: string, body: Readable, opts: { maxBytes: number }): Promise<{ size: number }>;
   putBuffer(key: string, bytes: Buffer): Promise<void>;
   get(key: string): Promise<Buffer>;
+  /** The blob's bytes as a stream (a mind's export sends files of up to MAX_UPLOAD_BYTES without holding them); rejects when it is missing. */
+  getStream(key: string): Promise<Readable>;
   size(key: string): Promise<number | null>;
   delete(key: string): Promise<void>;
   /** Deletes every blob whose key is under this folder (`artifacts/{mindId}`); nothing there is fine. */

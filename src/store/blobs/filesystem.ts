@@ -64,6 +64,12 @@ export class FilesystemBlobStore implements BlobStore {
     return fsp.readFile(this.pathOf(key));
   }
 
+  async getStream(key: string): Promise<Readable> {
+    // Opened now, so a missing file rejects here rather than as a stream error later.
+    const fh = await fsp.open(this.pathOf(key), 'r');
+    return fh.createReadStream();
+  }
+
   async size(key: string): Promise<number | null> {
     try {
       return (await fsp.stat(this.pathOf(key))).size;

@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { conflict, tooLarge } from '../../kernel/errors.ts';
 import type { S3Settings } from '../config.ts';
 import { checkBlobKey, type BlobStore, type DirectUploads } from './blob-store.ts';
@@ -121,6 +121,13 @@ export class S3BlobStore implements BlobStore {
     const r = await this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: checkBlobKey(key) }));
     if (!r.Body) throw new Error(`Empty body for blob ${key}`);
     return Buffer.from(await r.Body.transformToByteArray());
+  }
+
+  async getStream(key: string): Promise<Readable> {
+    const r = await this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: checkBlobKey(key) }));
+    // In Node.js the SDK's body is an http.IncomingMessage (a Readable).
+    if (!(r.Body instanceof Readable)) throw new Error(`Blob ${key} has no readable body`);
+    return r.Body;
   }
 
   async size(key: string): Promise<number | null> {

@@ -11,6 +11,8 @@ import * as m009 from './009_usage_keys.ts';
 import * as m010 from './010_panels.ts';
 import * as m011 from './011_snapshot_passages.ts';
 import * as m012 from './012_privacy.ts';
+import * as m013redaction from './013_redaction.ts';
+import * as m013retention from './013_retention.ts';
 
 /** Migrations are versioned in the repo and applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -26,6 +28,8 @@ export const migrations: Record<string, Migration> = {
   '010_panels': m010,
   '011_snapshot_passages': m011,
   '012_privacy': m012,
+  '013_redaction': m013redaction,
+  '013_retention': m013retention,
 };
 
 export const migrationProvider: MigrationProvider = {

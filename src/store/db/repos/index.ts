@@ -4,6 +4,8 @@ import { AccessLogRepo } from './access-log.ts';
 import { AccountsRepo, ApiKeysRepo } from './accounts.ts';
 import { ArtifactsRepo } from './artifacts.ts';
 import { ConsentRepo } from './consent.ts';
+import { ExportRepo } from './export.ts';
+import { RetentionRepo } from './retention.ts';
 import { MindDetailsRepo } from './mind-details.ts';
 import { DigitalTwinsRepo } from './digital-twins.ts';
 import { MindsRepo } from './minds.ts';
@@ -11,6 +13,7 @@ import { PanelAnswersRepo } from './panel-answers.ts';
 import { PanelsRepo } from './panels.ts';
 import { PassagesRepo } from './passages.ts';
 import { ProfilesRepo } from './profiles.ts';
+import { RedactionPeopleRepo } from './redaction-people.ts';
 import { PsychometricsRepo } from './psychometrics.ts';
 import { SessionsRepo } from './sessions.ts';
 import { SettingsRepo } from './settings.ts';
@@ -44,8 +47,14 @@ export interface Repos {
   panels: PanelsRepo;
   panelAnswers: PanelAnswersRepo;
   accessLog: AccessLogRepo;
+  /** Each mind's third parties' numbers for redaction, by the keyed hash of the name. */
+  redactionPeople: RedactionPeopleRepo;
   /** Minds' consent records, withdrawals, and accounts' privacy settings. */
   consent: ConsentRepo;
+  /** The reads of a mind's export (everything stored about it, in pages). */
+  exports: ExportRepo;
+  /** What the retention sweep finds past an account's retention period. */
+  retention: RetentionRepo;
 }
 
 export function makeRepos(db: Kysely<Database>): Repos {
@@ -71,6 +80,9 @@ export function makeRepos(db: Kysely<Database>): Repos {
     panels: new PanelsRepo(db),
     panelAnswers: new PanelAnswersRepo(db),
     accessLog: new AccessLogRepo(db),
+    redactionPeople: new RedactionPeopleRepo(db),
     consent: new ConsentRepo(db),
+    exports: new ExportRepo(db),
+    retention: new RetentionRepo(db),
   };
 }
