@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { blobOf, failure, waitFor, type TestSdk } from '../testkit/sdk.ts';
 import { startService, type Service } from '../testkit/service.ts';
 import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
+import { FULL_CONSENT } from '../testkit/consent.ts';
 
 type Mode = 'ok' | 'fail' | 'hang';
 interface Received {
@@ -98,7 +99,7 @@ let mindId = '';
 
 describe('mind-reasoner-pro with an LLM configured', () => {
   it('writes the four expert reflections when the snapshot is processed', async () => {
-    mindId = (await sdk.minds.create('Sam Okafor')).mind.id;
+    mindId = (await sdk.minds.create({ name: 'Sam Okafor', consent: FULL_CONSENT })).mind.id;
     const r = await sdk.snapshots.create(mindId, { file: blobOf(teamsVtt(interview)), fileName: 'talk.vtt' });
     const status = await waitFor(sdk, mindId, r.mindAssessmentId);
     assert.equal(status.status, 'completed');
@@ -171,7 +172,7 @@ describe('mind-reasoner-pro with an LLM configured', () => {
 
   it('reflections failing does not fail the snapshot: it completes without them', async () => {
     mode = 'fail';
-    const { mind } = await sdk.minds.create('Sam Okafor');
+    const { mind } = await sdk.minds.create({ name: 'Sam Okafor', consent: FULL_CONSENT });
     const r = await sdk.snapshots.create(mind.id, { file: blobOf(teamsVtt(interview)), fileName: 'again.vtt' });
     const status = await waitFor(sdk, mind.id, r.mindAssessmentId);
     assert.equal(status.status, 'completed');

@@ -15,6 +15,7 @@ import { loadConfig } from '../src/config.ts';
 import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
 import { blobOf, waitFor } from '../testkit/sdk.ts';
 import { startService, type Service } from '../testkit/service.ts';
+import { FULL_CONSENT } from '../testkit/consent.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const envFile: Record<string, string> = Object.fromEntries(
@@ -103,7 +104,7 @@ describe('the service with the env file, against an OpenAI-protocol stand-in for
   it('mind-reasoner-pro is available, reflections, psychometric estimates and simulations go to the model by its Ollama name', async () => {
     const sdk = srv.sdk();
     assert.equal((await sdk.models.list()).find((m) => m.id === 'mind-reasoner-pro')?.available, true);
-    const { mind } = await sdk.minds.create('Sam Okafor');
+    const { mind } = await sdk.minds.create({ name: 'Sam Okafor', consent: FULL_CONSENT });
     const snap = await sdk.snapshots.create(mind.id, { file: blobOf(teamsVtt(sampleInterview())), fileName: 'talk.vtt' });
     assert.equal((await waitFor(sdk, mind.id, snap.mindAssessmentId)).status, 'completed');
     const sim = await sdk.simulate({ mindId: mind.id, selectedSimulationModel: 'mind-reasoner-pro', scenario: { message: 'Would you go back to an office?' } });

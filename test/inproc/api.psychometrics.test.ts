@@ -12,6 +12,7 @@ import { client, type Client } from '../../testkit/http.ts';
 import { blobOf, failure, waitFor, type TestSdk } from '../../testkit/sdk.ts';
 import { startService, type Service } from '../../testkit/service.ts';
 import { sampleInterview, teamsVtt, type Turn } from '../../testkit/fixtures.ts';
+import { FULL_CONSENT } from '../../testkit/consent.ts';
 
 const DANA = 'Dana Reyes';
 const SAM = 'Sam Okafor';
@@ -230,7 +231,7 @@ describe('psychometrics with a language model: labelled LLM estimates with their
 
   it('adds Big Five estimates and the experts’ judgements, each citing the statements sent (others dropped)', async () => {
     const s = llm.sdk();
-    const { mind } = await s.minds.create(SAM);
+    const { mind } = await s.minds.create({ name: SAM, consent: FULL_CONSENT });
     const id = await snapshotOf(s, mind.id, MARKED);
     const sent = prompts.find((p) => p.schema === 'psychometrics');
     assert.ok(sent, 'a psychometrics request was sent');
@@ -273,7 +274,7 @@ describe('psychometrics with a language model: labelled LLM estimates with their
     mode = 'fail-psychometrics';
     try {
       const s = llm.sdk();
-      const { mind } = await s.minds.create(SAM);
+      const { mind } = await s.minds.create({ name: SAM, consent: FULL_CONSENT });
       const id = await snapshotOf(s, mind.id, MARKED);
       const p = await s.snapshots.psychometrics(mind.id, id);
       assert.equal(p.linguisticMarkers.length, 5);

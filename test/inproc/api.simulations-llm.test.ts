@@ -13,6 +13,7 @@ import { client, type Client } from '../../testkit/http.ts';
 import { blobOf, statusOf, waitFor, type TestSdk } from '../../testkit/sdk.ts';
 import { startService, type Service } from '../../testkit/service.ts';
 import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
+import { FULL_CONSENT } from '../../testkit/consent.ts';
 
 type Mode = 'ok' | 'fail' | 'hang';
 interface Received {
@@ -109,7 +110,7 @@ before(async () => {
   });
   sdk = srv.sdk();
   api = client(srv.api, srv.apiKey);
-  mindId = (await sdk.minds.create('Sam Okafor')).mind.id;
+  mindId = (await sdk.minds.create({ name: 'Sam Okafor', consent: FULL_CONSENT })).mind.id;
   const r = await sdk.snapshots.create(mindId, { file: blobOf(teamsVtt(sampleInterview())), fileName: 'talk.vtt' });
   assert.equal((await waitFor(sdk, mindId, r.mindAssessmentId)).status, 'completed');
 });

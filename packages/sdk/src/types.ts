@@ -26,7 +26,16 @@ export type Tag = components['schemas']['Tag'];
 export type MindAssessment = components['schemas']['MindAssessment'];
 export type CreateMindRequest = JsonBody<'/api/public/v1/minds', 'post'>;
 export type PutMindRequest = JsonBody<'/api/public/v1/minds/{mindId}', 'put'>;
-export type UpdatedMind = Ok<'/api/public/v1/minds/{mindId}', 'put'>;
+/** PUT /minds/{mindId}'s answer to an update: `{success, mind}` (a withdrawal of consent answers ConsentWithdrawal). */
+export type UpdatedMind = Extract<Ok<'/api/public/v1/minds/{mindId}', 'put'>, { mind: unknown }>;
+/** A mind's consent on record: `{status: "unknown"}` or the granted record. */
+export type Consent = components['schemas']['Consent'];
+/** What a client sets as a mind's consent (POST /minds, PUT /minds/{mindId}). */
+export type ConsentInput = NonNullable<PutMindRequest['consent']>;
+/** PUT /minds/{mindId} with consent withdrawn: the mind and the person's data are erased. */
+export type ConsentWithdrawal = components['schemas']['ConsentWithdrawal'];
+export type AccountPrivacy = components['schemas']['AccountPrivacy'];
+export type AccountPrivacyUpdate = JsonBody<'/api/public/v1/account/privacy', 'put'>;
 export type MindSearchResult = Ok<'/api/public/v1/minds/search', 'get'>;
 export type DeletedTag = Ok<'/api/public/v1/tags/{tagId}', 'delete'>;
 export type MindProfile = components['schemas']['MindProfile'];
