@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { consentCommands } from './consent-commands.ts';
 import { loginCommand } from './login-command.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { mindsCommands } from './minds-commands.ts';
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   usageCommand(program, global);
   simulationsCommands(program, global);
   panelCommands(program, global);
+  consentCommands(program, global);
   mcpCommand(program);
   return program;
 }

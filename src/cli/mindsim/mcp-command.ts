@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { ApiError, type MindsimClient } from '@mindsim/sdk';
+import { ApiError, type ConsentInput, type MindsimClient } from '@mindsim/sdk';
 import type { PanelToolRequest } from '../../mcp/panel-tools.ts';
 import type { SimulateToolRequest } from '../../mcp/simulation-tools.ts';
 import type { MindsimBackend, UploadRequest } from '../../mcp/tools.ts';
 import type { FileUpload } from '../../mcp/upload-tools.ts';
+import type { ConsentToolInput } from '../../mcp/mind-tools.ts';
 import { clientFrom } from './config.ts';
 import { uploadLocalFile } from './mcp-file-upload.ts';
 
@@ -39,6 +40,10 @@ class SdkBackend implements MindsimBackend {
 
   searchMinds(query: string, limit: number) {
     return this.client.minds.search(query, { limit });
+  }
+
+  setConsent(mindId: string, consent: ConsentToolInput) {
+    return this.client.minds.put(mindId, { consent: consent as ConsentInput });
   }
 
   async uploadTranscript({ mindId, transcript, digitalTwinId, speaker }: UploadRequest) {

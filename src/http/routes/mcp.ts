@@ -5,11 +5,13 @@ import { ApiFailure, translatingErrors } from '../../mcp/results.ts';
 import type { PanelToolRequest } from '../../mcp/panel-tools.ts';
 import type { SimulateToolRequest } from '../../mcp/simulation-tools.ts';
 import type { MindsimBackend, UploadRequest } from '../../mcp/tools.ts';
+import type { ConsentToolInput } from '../../mcp/mind-tools.ts';
+import { ConsentInput } from '../schemas/consent.ts';
 import { authOf } from '../plugins/auth.ts';
 import { auditingBackend } from '../plugins/audit-mcp.ts';
 import { RATE_LIMIT_HEADERS } from '../plugins/rate-limit.ts';
 import { apiPipeline } from '../plugins/api-pipeline.ts';
-import { STATUS, errorBody, sendError } from '../plugins/errors.ts';
+import { STATUS, errorBody, fieldProblems, sendError, validationFailed } from '../plugins/errors.ts';
 import type { HttpSettings, Services } from '../services.ts';
 
 /** The MCP tools over the domain services, as the authenticated account. */
@@ -37,6 +39,13 @@ export class ServiceBackend implements MindsimBackend {
 
   searchMinds(query: string, limit: number) {
     return this.s.minds.search(this.auth, query, limit);
+  }
+
+  async setConsent(mindId: string, consent: ConsentToolInput) {
+    // Checked as PUT /minds/{mindId} checks it (the same schema: what a granted consent needs, dates in UTC).
+    const parsed = ConsentInput.safeParse(consent);
+    if (!parsed.success) throw validationFailed(fieldProblems(parsed.error.issues, 'consent'));
+    return { success: true as const, ...(await this.s.minds.change(this.auth, mindId, { consent: parsed.data })) };
   }
 
   async uploadTranscript({ mindId, transcript, digitalTwinId, speaker }: UploadRequest) {
