@@ -26,6 +26,7 @@ import { TagService } from './domain/tags.ts';
 import { UploadService } from './domain/uploads.ts';
 import { UsageService } from './domain/usage.ts';
 import { ExportService } from './domain/export.ts';
+import { RETENTION_SWEEP, RetentionService } from './domain/retention.ts';
 import { WebhookService } from './domain/webhooks.ts';
 import { GroundedEngine } from './engines/grounded.ts';
 import { UseLiteEncoder } from './memory/encoder/use-lite.ts';
@@ -34,6 +35,7 @@ import { Searcher } from './memory/search/searcher.ts';
 import { embedForStorage } from './memory/build/passages.ts';
 import { LlmEngine } from './engines/llm.ts';
 import type { LlmClient } from './engines/llm-model.ts';
+import { RedactionService } from './domain/redaction.ts';
 import { reflector } from './engines/llm-reflections.ts';
 import { psychometricEstimator } from './engines/llm-psychometrics.ts';
 import { EngineRegistry } from './engines/registry.ts';
@@ -45,6 +47,7 @@ import { ProcessSnapshotJob } from './jobs/process-snapshot.ts';
 import { RunSimulationJob } from './jobs/run-simulation.ts';
 import { RunPanelUnitJob } from './jobs/run-panel-unit.ts';
 import { Worker } from './jobs/worker.ts';
+import { RetentionSweepJob } from './jobs/retention-sweep.ts';
 import type { BlobStore } from './store/blobs/blob-store.ts';
 import { openStorage } from './store/open.ts';
 import { openRateLimitStore } from './store/rate-limit-stores.ts';
@@ -118,6 +121,7 @@ export async function compose(
   const engines = new EngineRegistry({ grounded: new GroundedEngine(searcher), ...(llm ? { llm: new LlmEngine(llm, searcher) } : {}) });
   const accounts = new AccountService(store.repos, rt, config.apiKeyCacheMs, { requireConsent: config.requireConsent });
   const minds = new MindService(store, blobs, rt, config.redaction);
+  const redaction = new RedactionService(store, config.redactionKey ?? (await store.repos.settings.getOrInit('redaction_key', rt.randomBytes(32).toString('hex'))), rt);
   // Snapshots processed before passage vectors were stored get theirs on first use (in this process, once).
   const memories = new MindMemories(store, searcher.encoderId, async (texts) => embedForStorage(await searcher.encoderNow(), texts), config.memoryCacheBytes);
   minds.onDeleted(({ snapshotIds }) => memories.forget(snapshotIds));
@@ -150,7 +154,7 @@ export async function compose(
     snapshotDetails: new SnapshotDetailsService(store, snapshots),
     twins: new DigitalTwinService(store, minds, rt),
     psychometrics: new PsychometricsService(store, minds, snapshots),
-    simulation: new SimulationService(store, minds, engines, config.strictModels, memories, rt, turns),
+    simulation: new SimulationService(store, minds, engines, config.strictModels, memories, rt, turns).redacting(redaction),
     simulations: new SimulationHistory(store, minds, turns),
     panels: new PanelService(store, engines, { maxAnswers: config.panelMaxAnswers, strictModels: config.strictModels }, rt),
     profiles,
@@ -169,6 +173,7 @@ export async function compose(
   let analysis: AnalysisPool | null = null;
   // The access log's purge runs with the worker: at its start, then every AUDIT_PURGE_MS.
   let stopAuditPurge: (() => Promise<void>) | null = null;
+  let retentionScheduled: Promise<void> | null = null;
   const createWorker = () => {
     stopAuditPurge ??= services.accessLog.schedulePurge(AUDIT_PURGE_MS, (purged) => {
       if (purged instanceof Error) log.warn({ err: purged }, 'the access-log purge failed; it runs again later');
@@ -177,12 +182,14 @@ export async function compose(
     const pool =
       adapters.analysis ??
       (analysis ??= new AnalysisPool(analysisSettings(config), (err) => log.warn({ err }, 'an analysis thread ended abnormally')));
+    const retentionSweep = new RetentionSweepJob(new RetentionService(store, snapshots, rt), config.retentionIntervalMs, log.child({ component: 'retention' }));
     const worker = new Worker(
       store.queue,
       {
-        [PROCESS_SNAPSHOT]: new ProcessSnapshotJob(store, blobs, rt, log, { analyse: (task) => pool.analyse(task), embed: (texts) => pool.embed(texts), selfCheck: (memories, passages) => pool.selfCheck(memories, passages) }, llm ? reflector(llm) : null, llm ? psychometricEstimator(llm) : null),
+        [RETENTION_SWEEP]: retentionSweep,
+        [PROCESS_SNAPSHOT]: new ProcessSnapshotJob(store, blobs, rt, log, { analyse: (task) => pool.analyse(task), embed: (texts) => pool.embed(texts), selfCheck: (memories, passages) => pool.selfCheck(memories, passages) }, llm ? reflector(llm) : null, llm ? psychometricEstimator(llm) : null).redacting(redaction),
         [RUN_SIMULATION]: new RunSimulationJob(services.simulation),
-        [RUN_PANEL_UNIT]: new RunPanelUnitJob(new PanelRunner(store, engines, memories, rt, config.panelLlmConcurrency)),
+        [RUN_PANEL_UNIT]: new RunPanelUnitJob(new PanelRunner(store, engines, memories, rt, config.panelLlmConcurrency).redacting(redaction)),
       },
       {
         id: `${os.hostname()}:${process.pid}:${rt.newId().slice(0, 8)}`,
@@ -196,6 +203,11 @@ export async function compose(
     services.snapshots.onEnqueued(() => worker.poke());
     services.simulation.onEnqueued(() => worker.poke());
     services.panels.onEnqueued(() => worker.poke());
+    // The retention sweep is a job of the queue: each worker queues one at its start (at most one waits), each run queues the next.
+    retentionScheduled = retentionSweep.start().then(
+      () => worker.poke(),
+      (err: unknown) => log.warn({ err }, 'the retention sweep could not be queued; the next worker start queues it'),
+    );
     return worker;
   };
 
@@ -217,6 +229,7 @@ export async function compose(
     await usage.close().catch((err: unknown) => log.error({ err }, 'usage counts lost on close'));
     await rateLimits.close();
     await stopAuditPurge?.();
+    await retentionScheduled;
     await analysis?.close();
     await store.destroy();
   };

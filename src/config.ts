@@ -64,6 +64,7 @@ const ConfigSchema = z.object({
   REDACTION_KEY: z.string().min(32).optional(),
   REQUIRE_CONSENT: bool.default(false),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
+  RETENTION_INTERVAL_MS: z.coerce.number().int().min(1000).max(7 * 24 * 3600_000).default(3600_000),
 });
 
 export interface Config {
@@ -129,6 +130,8 @@ export interface Config {
   requireConsent: boolean;
   /** Access-log rows younger than this many days cannot be deleted (the database's triggers); older ones are purged by the worker. */
   auditRetentionDays: number;
+  /** How often the retention sweep erases what is older than an account's retentionDays (a job of the queue; the first at a worker's start). */
+  retentionIntervalMs: number;
   /**
    * How long a new conversation's answered first turn waits (journaled in DATA_DIR) to be stored
    * with those answered after it; 0: stored before the answer. Default 100 on SQLite, 0 on PostgreSQL.
@@ -229,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redactionKey: c.REDACTION_KEY,
     requireConsent: c.REQUIRE_CONSENT,
     auditRetentionDays: c.AUDIT_RETENTION_DAYS,
+    retentionIntervalMs: c.RETENTION_INTERVAL_MS,
     // PostgreSQL's API nodes are stateless (any node may take the next request, none keeps a disk): there a turn is stored before its answer unless asked.
     simulationFlushMs: c.SIMULATION_FLUSH_MS ?? (store.databaseUrl ? 0 : DEFAULT_SIMULATION_FLUSH_MS),
   };

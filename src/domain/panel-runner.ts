@@ -5,6 +5,7 @@
  * twice, a unit of a cancelled or deleted panel stores nothing, and the last unit to finish
  * settles the panel exactly once.
  */
+import type { RedactionService } from './redaction.ts';
 import pLimit from 'p-limit';
 import type { EngineRegistry } from '../engines/registry.ts';
 import type { TypedAnswer } from '../engines/questions.ts';
@@ -29,6 +30,7 @@ export class PanelRunner {
   private readonly llmConcurrency: number;
   /** Checked again as each unit runs: a consent that expired since the panel was made refuses its unit. */
   private readonly consent: ConsentPolicy;
+  private redaction: RedactionService | null = null;
   constructor(store: Store, engines: EngineRegistry, memories: MindMemories, rt: Runtime, llmConcurrency = 1) {
     this.store = store;
     this.engines = engines;
@@ -36,6 +38,12 @@ export class PanelRunner {
     this.rt = rt;
     this.llmConcurrency = llmConcurrency;
     this.consent = new ConsentPolicy(store.repos, rt);
+  }
+
+  /** Every prompt about a mind whose redaction is on goes through its redaction (composition root). */
+  redacting(redaction: RedactionService): this {
+    this.redaction = redaction;
+    return this;
   }
 
   /**
@@ -90,13 +98,15 @@ export class PanelRunner {
     const { engine } = resolveModel(this.engines, false, panel.model);
     const memory = await this.memories.memory(snapshotIds);
     const context = engine.wantsContext ? await this.memories.context(snapshotIds) : undefined;
+    const mind = engine.wantsContext && this.redaction ? await this.store.repos.minds.anyAccount(unit.mindId) : undefined;
+    const redaction = mind ? this.redaction?.forMind(mind, memory) : undefined;
     // The offline engine is CPU work: one question at a time, yielding between them. The LLM waits on
     // the network: a few questions in flight at once (the provider's 429s are retried by the AI SDK).
     const limit = pLimit(engine.wantsContext ? this.llmConcurrency : 1);
     return Promise.all(
       panel.questions.map((question, questionIndex) =>
         limit(async (): Promise<PanelAnswer> => {
-          const a: TypedAnswer = await engine.answerQuestion({ mindName: unit.mindName, memory, question, ...(context ? { context } : {}) });
+          const a: TypedAnswer = await engine.answerQuestion({ mindName: unit.mindName, memory, question, ...(context ? { context } : {}), ...(redaction ? { redaction } : {}) });
           await breathe();
           return { unitSeq: unit.seq, questionIndex, mindId: unit.mindId, ...a, createdAt: iso(this.rt.now()) };
         }),

@@ -1,3 +1,5 @@
+import { addCounts, type RedactionCounts } from '../privacy/kinds.ts';
+import type { RedactionService } from './redaction.ts';
 import { LRUCache } from 'lru-cache';
 import type { EngineRegistry, ModelInfo, ResolvedModel } from '../engines/registry.ts';
 import type { ConversationTurn, EvidenceItem, PartListener, SimulationAnalysis, SimulationResult } from '../engines/types.ts';
@@ -34,6 +36,8 @@ export interface SimulateResponse {
   analysis: SimulationAnalysis;
   confidence: number;
   evidence: EvidenceItem[];
+  /** With the mind's redaction on: what was replaced in what the LLM provider was sent, or the placeholders quoted (offline engine). */
+  redactions?: RedactionCounts;
   /** The stored conversation this turn belongs to; `conversationId` is the same id. */
   simulationId: string;
   conversationId: string;
@@ -97,6 +101,7 @@ export class SimulationService {
    * invalidation but the mind's deletion; looked up once per mind and process.
    */
   private readonly defaultTwins = new LRUCache<string, string>({ max: DEFAULT_TWINS_KEPT });
+  private redaction: RedactionService | null = null;
   constructor(
     store: Store,
     minds: MindService,
@@ -115,6 +120,12 @@ export class SimulationService {
     this.turns = turns;
     this.consent = new ConsentPolicy(store.repos, rt);
     minds.onDeleted(({ mindId }) => this.defaultTwins.delete(mindId));
+  }
+
+  /** Every prompt of a mind whose redaction is on goes through its redaction (composition root). */
+  redacting(redaction: RedactionService): this {
+    this.redaction = redaction;
+    return this;
   }
 
   /** Calls `fn` after each simulation with the caller and the twin simulated (the usage meter counts them). */
@@ -225,7 +236,8 @@ export class SimulationService {
     }
     await this.simulated(turn);
     const ids = { simulationId: turn.simulationId, conversationId: turn.simulationId };
-    return { message: result.message, model: turn.resolved.model, snapshotIds: turn.snapshotIds, analysis: result.analysis, confidence: result.confidence, evidence: result.evidence, ...ids };
+    const redactions = result.redactions ? { redactions: result.redactions } : {};
+    return { message: result.message, model: turn.resolved.model, snapshotIds: turn.snapshotIds, analysis: result.analysis, confidence: result.confidence, evidence: result.evidence, ...redactions, ...ids };
   }
 
   /** Stores the turn as queued and enqueues its job in the same transaction; a worker answers it (runQueued). */
@@ -334,12 +346,19 @@ export class SimulationService {
   ): Promise<SimulationResult> {
     const memory = await this.memories.memory(snapshotIds);
     const context = resolved.engine.wantsContext ? await this.memories.context(snapshotIds) : undefined;
-    const input = { mindName: mind.name, memory, scenario, ...(history.length ? { history } : {}), ...(context ? { context } : {}) };
-    return resolved.engine.simulate(input, onPart);
+    const redaction = this.redaction?.forMind(mind, memory);
+    const input = { mindName: mind.name, memory, scenario, ...(history.length ? { history } : {}), ...(context ? { context } : {}), ...(redaction ? { redaction } : {}) };
+    const result = await resolved.engine.simulate(input, onPart);
+    return mind.redaction === 'off' ? result : { ...result, redactions: result.redactions ?? evidenceRedactions(result.evidence) };
   }
 
   private assistantMessage(result: SimulationResult, at: string): NewMessage {
     const { message, analysis, confidence, evidence } = result;
     return { id: this.rt.newId(), role: 'assistant', content: { text: message, analysis, confidence, evidence }, createdAt: at };
   }
+}
+
+/** The placeholders quoted in an answer's evidence, summed by kind. */
+function evidenceRedactions(evidence: readonly EvidenceItem[]): RedactionCounts {
+  return evidence.reduce<RedactionCounts>((sum, e) => addCounts(sum, e.redactions ?? {}), {});
 }

@@ -3,6 +3,7 @@
  * reflections an engine may ask for — apart from `types.ts` so that the typed-question port
  * (`questions.ts`) and the `Engine` port can use them without importing each other.
  */
+import type { RedactionCounts } from '../privacy/kinds.ts';
 import type { MindProfile } from '../memory/profile-merge.ts';
 
 export interface EvidenceItem {
@@ -13,6 +14,8 @@ export interface EvidenceItem {
   end?: number;
   page?: number;
   score: number;
+  /** The placeholders in `text` (a mind whose redaction is stored), by kind. */
+  redactions?: RedactionCounts;
 }
 
 export interface Reflection {

@@ -1,7 +1,15 @@
+import { countPlaceholders, hasCounts, type RedactionCounts } from '../privacy/kinds.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
 import type { StoredMemory } from '../memory/types.ts';
 import type { EvidenceItem } from './types.ts';
 import { roundScore } from '../memory/answer/confidence.ts';
+
+/** `{redactions}` when a quoted text holds redaction placeholders (stored mode), else nothing. */
+function placeholdersIn(text: string): { redactions?: RedactionCounts } {
+  if (!text.includes('[')) return {};
+  const counts = countPlaceholders(text);
+  return hasCounts(counts) ? { redactions: counts } : {};
+}
 
 /** Scores and confidences are reported to three decimals (memory/answer/confidence.ts owns the rounding). */
 export const round3 = roundScore;
@@ -16,6 +24,7 @@ export function evidenceItem(m: StoredMemory, score: number): EvidenceItem {
     ...(m.end !== null ? { end: m.end } : {}),
     ...(m.page !== null ? { page: m.page } : {}),
     score: round3(score),
+    ...placeholdersIn(m.text),
   };
 }
 
@@ -27,6 +36,9 @@ export function passageItem(passage: readonly StoredMemory[], score: number): Ev
   const item = evidenceItem(first, score);
   item.text = passage.map((m) => m.text).join(' ');
   if (last.end !== null) item.end = last.end;
+  const counted = placeholdersIn(item.text);
+  if (counted.redactions) item.redactions = counted.redactions;
+  else delete item.redactions;
   return item;
 }
 

@@ -4,6 +4,7 @@
  * each with the model's rationale, and the passages the expert reflections rest on. Every claim
  * cites the person's numbered statements ([M3]); citations outside the material are dropped.
  */
+import { llmFor, type TextRedaction } from './llm-redacting.ts';
 import { z } from 'zod';
 import type { ProfileRef } from '../memory/profile-types.ts';
 import type { Memory } from '../memory/types.ts';
@@ -23,6 +24,8 @@ export interface EstimateInput {
   memories: readonly Memory[];
   /** The expert reflections written for the same snapshot (none when they failed). */
   reflections: ReadonlyArray<{ expert: string; text: string }>;
+  /** The mind's redaction when it is on: the prompt passes through it. */
+  redaction?: TextRedaction;
 }
 
 export type EstimatePsychometrics = (input: EstimateInput) => Promise<{ model: string; estimates: PsychometricEstimates }>;
@@ -80,10 +83,10 @@ function withinBudget(memories: readonly Memory[], budget: number): Memory[] {
 const clamp01 = (n: number) => Math.round(Math.min(1, Math.max(0, Number.isFinite(n) ? n : 0.5)) * 100) / 100;
 
 export function psychometricEstimator(llm: LlmClient): EstimatePsychometrics {
-  return async ({ mindName, memories, reflections }) => {
+  return async ({ mindName, memories, reflections, redaction }) => {
     const sent = withinBudget(memories, llm.settings.contextWords);
     const statements = memoriesBrief(sent.map((m) => ({ ...m, snapshotId: '' })));
-    const r = await llm.object(Answer, system(), prompt(mindName, statements, reflections), 'psychometrics');
+    const r = await llmFor(llm, redaction).object(Answer, system(), prompt(mindName, statements, reflections), 'psychometrics');
     const cited = (numbers: readonly number[]): ProfileRef[] =>
       [...new Set(numbers)]
         .flatMap((n) => sent[n - 1] ?? [])

@@ -22,7 +22,8 @@ import { PROMPT_PASSAGES as PASSAGES, RUNNER_UP_WORDS as PASSAGE_WORDS } from '.
 import { passageEvidence, round3 } from './evidence.ts';
 import { NO_EVIDENCE_SAYING, questionScenario } from './grounded-questions.ts';
 import { profileBrief } from './llm-prompt.ts';
-import { UNFIT_ANSWER, type LlmClient } from './llm-model.ts';
+import { UNFIT_ANSWER } from './llm-model.ts';
+import type { LlmPort } from './llm-redacting.ts';
 import { questionPrompt, questionSystem } from './llm-question-prompt.ts';
 import type { Question, QuestionInput, TypedAnswer } from './questions.ts';
 
@@ -105,7 +106,7 @@ export function mapReply(q: Question, r: Reply): { choices: string[]; value: num
   }
 }
 
-export async function answerWithLlm(llm: LlmClient, searcher: Searcher, input: QuestionInput): Promise<TypedAnswer> {
+export async function answerWithLlm(llm: LlmPort, searcher: Searcher, input: QuestionInput): Promise<TypedAnswer> {
   const mind: MindMemory = input.memory;
   const q = input.question;
   const found = await searcher.search(mind, questionScenario(q));

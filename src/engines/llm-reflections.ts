@@ -2,6 +2,7 @@
  * Four expert reflections on the person (psychologist, behavioural economist, political
  * scientist, demographer), written by the LLM when a snapshot is processed and stored with it.
  */
+import { llmFor, type TextRedaction } from './llm-redacting.ts';
 import { z } from 'zod';
 import { mergeProfiles } from '../memory/profile-merge.ts';
 import type { SnapshotProfile } from '../memory/profile-types.ts';
@@ -13,6 +14,8 @@ export interface ReflectInput {
   mindName: string;
   profile: SnapshotProfile;
   memories: Memory[];
+  /** The mind's redaction when it is on: the prompt passes through it. */
+  redaction?: TextRedaction;
 }
 
 export type Reflect = (input: ReflectInput) => Promise<{ model: string; reflections: Array<{ expert: string; text: string }> }>;
@@ -25,7 +28,7 @@ const Reflections = z.object({
 });
 
 export function reflector(llm: LlmClient): Reflect {
-  return async ({ mindName, profile, memories }) => {
+  return async ({ mindName, profile, memories, redaction }) => {
     // As much of the transcript as the context budget allows, from the start.
     const budget = llm.settings.contextWords;
     const sent: Memory[] = [];
@@ -37,7 +40,7 @@ export function reflector(llm: LlmClient): Reflect {
     }
     const brief = profileBrief(mergeProfiles([{ snapshotId: '', profile }]));
     const stored = sent.map((m) => ({ ...m, snapshotId: '' }));
-    const r = await llm.object(Reflections, reflectionSystem(), reflectionPrompt(mindName, brief, memoriesBrief(stored)), 'reflections');
+    const r = await llmFor(llm, redaction).object(Reflections, reflectionSystem(), reflectionPrompt(mindName, brief, memoriesBrief(stored)), 'reflections');
     return {
       model: llm.modelName,
       reflections: [

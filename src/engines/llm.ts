@@ -6,6 +6,7 @@
  * else the whole answers those passages come from.
  * The answer is a zod-validated object; `evidence` lists the passages it was pointed to.
  */
+import { llmFor, RedactingLlm } from './llm-redacting.ts';
 import { z } from 'zod';
 import { passageEvidence, round3 } from './evidence.ts';
 import type { StoredMemory } from '../memory/types.ts';
@@ -49,11 +50,12 @@ export class LlmEngine implements Engine {
     const prompt = simulationPrompt(input.mindName, profile, reflections, passagesBrief(passages.map((docs) => mind.memoriesAt(docs))), memoriesBrief(transcript), input.scenario, input.history ?? []);
     const evidence = passages.map((docs) => passageEvidence(mind, relevance, docs));
     const system = simulationSystem(input.mindName);
+    const llm = llmFor(this.llm, input.redaction);
     let answer: z.infer<typeof LlmAnswer>;
     if (onPart) {
       onPart({ kind: 'evidence', evidence });
       let said = '';
-      answer = await this.llm.streamedObject(LlmAnswer, system, prompt, 'simulation', (partial) => {
+      answer = await llm.streamedObject(LlmAnswer, system, prompt, 'simulation', (partial) => {
         const saying = partial.saying ?? '';
         // Partial JSON only grows; a string that does not extend what was sent is not streamed (the result has it all).
         if (saying.length > said.length && saying.startsWith(said)) {
@@ -61,14 +63,15 @@ export class LlmEngine implements Engine {
           said = saying;
         }
       });
-    } else answer = await this.llm.object(LlmAnswer, system, prompt, 'simulation');
+    } else answer = await llm.object(LlmAnswer, system, prompt, 'simulation');
     const { confidence, ...analysis } = answer;
-    return { message: analysis.saying, analysis, confidence: round3(Math.min(1, Math.max(0, confidence))), evidence };
+    const redactions = llm instanceof RedactingLlm ? { redactions: llm.counts } : {};
+    return { message: analysis.saying, analysis, confidence: round3(Math.min(1, Math.max(0, confidence))), evidence, ...redactions };
   }
 
   /** A typed question (panels): the retrieval's passages and an answer constrained to the question's options (llm-questions.ts). */
   answerQuestion(input: QuestionInput): Promise<TypedAnswer> {
-    return answerWithLlm(this.llm, this.searcher, input);
+    return answerWithLlm(llmFor(this.llm, input.redaction), this.searcher, input);
   }
 
   /** The passages that lead the prompt, with each doc's relevance for the evidence. */

@@ -4,6 +4,7 @@
  * a number (number) or the person's words (open) — or `no_evidence` when nothing the person said
  * bears on the question: never a silent default.
  */
+import type { TextRedaction } from './llm-redacting.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
 import type { EngineContext, EvidenceItem } from './engine-context.ts';
 
@@ -61,4 +62,6 @@ export interface QuestionInput {
   question: Question;
   /** Profile and expert reflections, for engines that want them (`Engine.wantsContext`). */
   context?: EngineContext;
+  /** The mind's redaction when it is on: every prompt sent to an LLM provider passes through it. */
+  redaction?: TextRedaction;
 }

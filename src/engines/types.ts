@@ -1,3 +1,5 @@
+import type { RedactionCounts } from '../privacy/kinds.ts';
+import type { TextRedaction } from './llm-redacting.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
 import type { QuestionInput, TypedAnswer } from './questions.ts';
 import type { EngineContext, EvidenceItem } from './engine-context.ts';
@@ -16,6 +18,8 @@ export interface SimulationResult {
   analysis: SimulationAnalysis;
   confidence: number;
   evidence: EvidenceItem[];
+  /** What redaction replaced in what was sent to the LLM provider for this answer (LLM engine, redaction on). */
+  redactions?: RedactionCounts;
 }
 
 export interface SimulationInput {
@@ -30,6 +34,8 @@ export interface SimulationInput {
   history?: ConversationTurn[];
   /** Profile and expert reflections, given to engines that ask for them (`wantsContext`). */
   context?: EngineContext;
+  /** The mind's redaction when it is on: every prompt sent to an LLM provider passes through it. */
+  redaction?: TextRedaction;
 }
 
 /** One earlier turn of a conversation: a message to the person, or what they answered. */

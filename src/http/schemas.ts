@@ -3,6 +3,7 @@ import { MODEL_NAMES } from '../engines/registry.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../kernel/pagination.ts';
 import { ConsentInput, ConsentView } from './schemas/consent.ts';
 import { REDACTION_MODES } from '../privacy/kinds.ts';
+import { RedactionCounts } from './schemas/redaction.ts';
 
 /** One schema per request and response: validator, TypeScript type and OpenAPI entry at once. */
 export const Id = z.uuid();
@@ -192,6 +193,7 @@ export const Evidence = z.object({
   end: z.number().optional(),
   page: z.number().int().optional(),
   score: z.number(),
+  redactions: RedactionCounts.optional().describe('The placeholders in this quoted text (a mind with redaction stored), by kind'),
 });
 
 export const SimulateResponse = z.object({
@@ -201,6 +203,7 @@ export const SimulateResponse = z.object({
   analysis: z.object({ thinking: z.string(), feeling: z.string(), saying: z.string(), acting: z.string() }),
   confidence: z.number().min(0).max(1),
   evidence: z.array(Evidence),
+  redactions: RedactionCounts.optional().describe('With redaction on: what was replaced in what was sent to the LLM provider for this answer (mind-reasoner-pro), or the placeholders in the quoted evidence (offline engine), by kind'),
   simulationId: Id.describe('The stored conversation this turn belongs to (GET /simulations/{simulationId})'),
   conversationId: Id.describe('The same id: pass it as conversationId to continue the conversation'),
 });
@@ -280,5 +283,6 @@ export const MindProfile = z
     }),
     qaPairCount: z.number().int(),
     qaPairs: z.array(z.object({ snapshotId: Id, question: z.string(), firstSeq: z.number().int(), lastSeq: z.number().int() })),
+    redactions: RedactionCounts.describe('What redaction replaced in these snapshots (stored) or replaces in what is sent to the LLM provider (outbound), by kind; {} when off'),
   })
   .meta({ id: 'MindProfile' });

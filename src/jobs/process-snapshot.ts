@@ -1,3 +1,5 @@
+import type { RedactionService } from '../domain/redaction.ts';
+import type { TextRedaction } from '../engines/llm-redacting.ts';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { iso, type Runtime } from '../kernel/runtime.ts';
@@ -36,6 +38,7 @@ export class ProcessSnapshotJob implements JobHandler {
   private readonly selfCheck: (memories: Memory[], passages: EmbeddedPassages) => Promise<Fidelity | null>;
   private readonly reflect: Reflect | null;
   private readonly estimate: EstimatePsychometrics | null;
+  private redaction: RedactionService | null = null;
   constructor(
     store: Store,
     blobs: BlobStore,
@@ -60,6 +63,12 @@ export class ProcessSnapshotJob implements JobHandler {
     this.estimate = estimate;
   }
 
+  /** With a mind's redaction on: values replaced before storing (stored), and in every LLM prompt (composition root). */
+  redacting(redaction: RedactionService): this {
+    this.redaction = redaction;
+    return this;
+  }
+
   async run(payload: unknown): Promise<void> {
     const { snapshotId } = Payload.parse(payload);
     const { snapshots, artifacts, minds } = this.store.repos;
@@ -79,7 +88,8 @@ export class ProcessSnapshotJob implements JobHandler {
 
     const t0 = performance.now();
     // A copy with its own ArrayBuffer, handed over (not cloned) to the analysis thread.
-    const result = await this.analyse({ bytes: new Uint8Array(bytes), mindName: mind.name, speaker: snap.speaker });
+    const ingestion = (await this.redaction?.forIngestion(mind)) ?? null;
+    const result = await this.analyse({ bytes: new Uint8Array(bytes), mindName: mind.name, speaker: snap.speaker, redaction: ingestion });
     if (!result.ok) {
       await this.fail(snap.id, result.code, result.message);
       return;
@@ -90,10 +100,12 @@ export class ProcessSnapshotJob implements JobHandler {
     const fidelity = await this.checkFidelity(snap.id, memories, { encoder: embedded.encoder, spans: result.passages.spans, vectors: embedded.vectors });
     // The person's words go to the LLM provider only under a consent whose scope has "llm" (unexpired), whatever the account's setting.
     const llmConsented = covers(mind, 'llm', this.rt.now());
-    const reflected = llmConsented ? await this.reflections(snap.id, mind.name, result) : { ok: false as const, error: null };
+    // With the mind's redaction on, the LLM's prompts pass through it (the person and the mind's name are not third parties).
+    const redaction = this.redaction?.forMind(mind, undefined, [person]);
+    const reflected = llmConsented ? await this.reflections(snap.id, mind.name, result, redaction) : { ok: false as const, error: null };
     const estimated =
       llmConsented || !this.estimate
-        ? await this.estimates(snap.id, mind.name, result, reflected.ok ? reflected.reflections : [])
+        ? await this.estimates(snap.id, mind.name, result, reflected.ok ? reflected.reflections : [], redaction)
         : { ok: false as const, error: LLM_NOT_CONSENTED };
     const now = iso(this.rt.now());
     const outcome = {
@@ -108,6 +120,8 @@ export class ProcessSnapshotJob implements JobHandler {
       // The move first: a snapshot deleted or failed meanwhile gets no memories.
       if (!(await repos.snapshots.complete(snap.id, outcome, now))) return false;
       await repos.snapshots.replaceMemories(snap.id, snap.mindId, memories);
+      // Third parties first numbered by this snapshot (a clash with another writer rolls back and retries the job).
+      await repos.redactionPeople.insertAssigned(snap.mindId, result.redactionAssigned ?? [], now);
       await repos.passages.save(
         snap.mindId,
         { snapshotId: snap.id, encoder: embedded.encoder, spans: result.passages.spans, vectors: embedded.vectors },
@@ -162,10 +176,11 @@ export class ProcessSnapshotJob implements JobHandler {
     snapshotId: string,
     mindName: string,
     result: Extract<AnalysisResult, { ok: true }>,
+    redaction: TextRedaction | undefined,
   ): Promise<{ ok: true; model: string; reflections: Array<{ expert: string; text: string }> } | { ok: false; error: string | null }> {
     if (!this.reflect) return { ok: false, error: null };
     try {
-      const r = await this.reflect({ mindName, profile: result.profile, memories: result.memories });
+      const r = await this.reflect({ mindName, profile: result.profile, memories: result.memories, ...(redaction ? { redaction } : {}) });
       return { ok: true, ...r };
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
@@ -180,10 +195,11 @@ export class ProcessSnapshotJob implements JobHandler {
     mindName: string,
     result: Extract<AnalysisResult, { ok: true }>,
     reflections: Array<{ expert: string; text: string }>,
+    redaction: TextRedaction | undefined,
   ): Promise<{ ok: true; model: string; estimates: PsychometricEstimates } | { ok: false; error: string | null }> {
     if (!this.estimate) return { ok: false, error: null };
     try {
-      return { ok: true, ...(await this.estimate({ mindName, memories: result.memories, reflections })) };
+      return { ok: true, ...(await this.estimate({ mindName, memories: result.memories, reflections, ...(redaction ? { redaction } : {}) })) };
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       this.log.warn({ snapshotId, err: error }, 'psychometric estimates failed; completing without them');

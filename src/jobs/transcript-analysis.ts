@@ -1,3 +1,4 @@
+import { redactUtterances, type IngestionRedaction } from '../privacy/transcript.ts';
 import { parseTranscript } from '../ingest/index.ts';
 import { IngestError, type TranscriptFormat } from '../ingest/transcript.ts';
 import { buildMemoryBank } from '../memory/build.ts';
@@ -30,6 +31,8 @@ export interface AnalysisTask {
   bytes: Uint8Array;
   mindName: string;
   speaker: string | null;
+  /** The mind's redaction when on (privacy/transcript.ts): stored replaces the values before anything is built; outbound counts them. */
+  redaction?: IngestionRedaction | null;
 }
 
 export type AnalysisResult =
@@ -47,6 +50,8 @@ export type AnalysisResult =
       markers: SnapshotMarkers;
       /** The passages the encoder embeds (build/passages.ts) and their texts. */
       passages: { spans: PassageSpan[]; texts: string[] };
+      /** Third parties numbered for the first time in this snapshot (stored mode): the caller stores them with it. */
+      redactionAssigned?: Array<[string, number]>;
     }
   | { ok: false; code: string; message: string };
 
@@ -58,16 +63,20 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisResul
   try {
     const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
     const transcript = await parseTranscript(bytes);
-    const bank = buildMemoryBank({ utterances: transcript.utterances, mindName: task.mindName, speaker: task.speaker });
+    const redacted = task.redaction ? redactUtterances(transcript.utterances, task.redaction, [task.mindName, task.speaker]) : null;
+    const utterances = redacted?.utterances ?? transcript.utterances;
+    const bank = buildMemoryBank({ utterances, mindName: task.mindName, speaker: task.speaker });
     if (bank.memories.length === 0) {
       const who = bank.person ? `"${bank.person}"` : 'the person';
       return { ok: false, code: 'empty_transcript', message: `No words of ${who} were found in the transcript.` };
     }
     const { profile, sentiments } = profileWithSentiments(bank.memories);
-    const turns = transcriptTurns(transcript.utterances, bank.person);
+    if (redacted) profile.redactions = redacted.counts;
+    const turns = transcriptTurns(utterances, bank.person);
     const markers = tallyMarkers(turns, bank.memories, sentiments);
     const passages = passagesOf(bank.memories);
-    return { ok: true, format: transcript.format, person: bank.person, memories: bank.memories, profile, ...boundedTurns(turns), markers, passages };
+    const assigned = redacted && redacted.assigned.length > 0 ? { redactionAssigned: redacted.assigned } : {};
+    return { ok: true, format: transcript.format, person: bank.person, memories: bank.memories, profile, ...boundedTurns(turns), markers, passages, ...assigned };
   } catch (err) {
     if (err instanceof IngestError) return { ok: false, code: err.code, message: err.message };
     throw err;

@@ -5,6 +5,7 @@
  * still merge: their topics are re-keyed by lemma, pronouns and contractions dropped, missing
  * fields read as empty. Pure and deterministic.
  */
+import { addCounts, type RedactionCounts } from '../privacy/kinds.ts';
 import type { BehaviourKind } from './behaviours.ts';
 import { legacyTopicKey, topicRank } from './profile-topics.ts';
 import type { AffectLabel, PhraseCount, ProfilePassage, ProfileRef, ProfileStyle, ProfileTopic, StoredSnapshotProfile } from './profile-types.ts';
@@ -34,6 +35,8 @@ export interface MindProfile {
   style: ProfileStyle;
   qaPairCount: number;
   qaPairs: Array<{ snapshotId: string; question: string; firstSeq: number; lastSeq: number }>;
+  /** What redaction replaced in these snapshots, summed by kind (never the values). */
+  redactions: RedactionCounts;
 }
 
 const MAX_TOPICS = 15;
@@ -153,5 +156,6 @@ export function mergeProfiles(profiles: ReadonlyArray<{ snapshotId: string; prof
     },
     qaPairCount: qaPairs.length,
     qaPairs: qaPairs.slice(0, MAX_QA),
+    redactions: profiles.reduce<RedactionCounts>((sum, p) => addCounts(sum, ('redactions' in p.profile ? p.profile.redactions : undefined) ?? {}), {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { BehaviourKind } from './behaviours.ts';
+import type { RedactionCounts } from '../privacy/kinds.ts';
 
 /** Where a statement comes from within its snapshot (the snapshot is implied by the stored profile). */
 export interface ProfileRef {
@@ -78,6 +79,8 @@ export interface SnapshotProfile {
   behaviours: ProfileBehaviour[];
   style: ProfileStyle;
   qa: QaPair[];
+  /** What the redaction stage replaced in this snapshot (or, outbound, replaces in what is sent): counts by kind, never the values. */
+  redactions?: RedactionCounts;
 }
 
 /** A profile as stored by version 1: topics were single nouns (pronouns slipped in) without passages. */

@@ -72,6 +72,14 @@ export interface ConsentWithdrawalsTable {
   withdrawn_at: string;
 }
 
+/** A mind's third parties' numbers, by the keyed hash of the name (013_redaction): never the name. */
+export interface RedactionPeopleTable {
+  mind_id: string;
+  hash: string;
+  number: number;
+  created_at: string;
+}
+
 /** Append-only (012_privacy's triggers refuse UPDATE, and DELETE of rows younger than the audit retention). */
 export interface AccessLogTable {
   id: string;
@@ -340,6 +348,7 @@ export interface Database {
   sessions: SessionsTable;
   consent_withdrawals: ConsentWithdrawalsTable;
   access_log: AccessLogTable;
+  redaction_people: RedactionPeopleTable;
   simulations: SimulationsTable;
   simulation_messages: SimulationMessagesTable;
   panels: PanelsTable;

@@ -11,7 +11,7 @@ import { SimulationsRepo } from './simulations.ts';
 export type MindRow = Selectable<MindsTable>;
 export type DigitalTwinRow = Selectable<DigitalTwinsTable>;
 /** What an update may change (the keys follow name and email: the repository keeps them in step). */
-export type MindChanges = Pick<Updateable<MindsTable>, 'name' | 'email' | 'image_url' | 'social_media' | 'scope'>;
+export type MindChanges = Pick<Updateable<MindsTable>, 'name' | 'email' | 'image_url' | 'social_media' | 'scope' | 'redaction'>;
 
 
 /** Minds whose folded name or email, or one of whose tags' folded names, contains the folded query. */
@@ -164,6 +164,7 @@ export class MindsRepo {
     await this.db.deleteFrom('snapshot_profiles').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('snapshot_transcripts').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('snapshot_psychometrics').where('mind_id', '=', id).execute();
+    await this.db.deleteFrom('redaction_people').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('snapshots').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('artifacts').where('mind_id', '=', id).execute();
     // The usage meter's distinct-twin counts name the twins: erased with them (their past counts drop).

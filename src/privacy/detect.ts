@@ -1,0 +1,89 @@
+/**
+ * The redaction stage's detection: every detector over a batch of texts (a transcript's
+ * utterances, a prompt's lines), overlaps resolved, and the third parties' names found once
+ * anywhere in the batch found everywhere in it (compromise tags a name by its context, so
+ * "Maria said" may be missed where "my friend Maria" was not). A surname or given name said alone
+ * that belongs to exactly one full name of the batch is that person.
+ */
+import { findAddresses } from './address.ts';
+import { findBirthDates } from './birth-date.ts';
+import { findCards } from './card.ts';
+import { findEmails } from './email.ts';
+import { findIbans } from './iban.ts';
+import type { RedactionKind, Span } from './kinds.ts';
+import { findPeople, nameKey } from './people.ts';
+import { findPhones } from './phone.ts';
+import { findPersonalUrls } from './url.ts';
+
+/** A found value with the key of the person it names (for `person` spans: their full name's key). */
+export interface Found extends Span {
+  personKey?: string;
+}
+
+/** When two finds overlap, the earlier kind in this list wins (a card is not also a phone number). */
+const PRIORITY: readonly RedactionKind[] = ['email', 'url', 'iban', 'card', 'dob', 'phone', 'address', 'person'];
+
+function resolveOverlaps(spans: Span[]): Span[] {
+  const ranked = [...spans].sort((a, b) => PRIORITY.indexOf(a.kind) - PRIORITY.indexOf(b.kind) || b.end - b.start - (a.end - a.start));
+  const kept: Span[] = [];
+  for (const s of ranked) if (!kept.some((k) => s.start < k.end && k.start < s.end)) kept.push(s);
+  return kept.sort((a, b) => a.start - b.start);
+}
+
+/** Placeholders already in a text (a stored-mode text redacted again) are never detected into. */
+const PLACEHOLDER_SPAN = /\[(?:email|phone|card|iban|address|url|date of birth|person \d+)\]/g;
+
+/** Everything but names, in one text. */
+export function findStructured(text: string): Span[] {
+  return [...findEmails(text), ...findPersonalUrls(text), ...findIbans(text), ...findCards(text), ...findBirthDates(text), ...findPhones(text), ...findAddresses(text)];
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Every value in each text of the batch. `speakers` are the words of the speakers' names (never
+ * third parties). `known` maps a text to what was found in it before (a cache the caller keeps
+ * for texts seen again, such as a mind's memories in every prompt).
+ */
+export function detectBatch(texts: readonly string[], speakers: ReadonlySet<string>, known?: (text: string) => Span[] | undefined, remember?: (text: string, spans: Span[]) => void): Found[][] {
+  const perText = texts.map((text) => {
+    const cached = known?.(text);
+    if (cached) return cached;
+    const taken = [...text.matchAll(PLACEHOLDER_SPAN)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+    const spans = resolveOverlaps([...findStructured(text), ...findPeople(text, speakers)]).filter((s) => !taken.some((t) => s.start < t.end && t.start < s.end));
+    remember?.(text, spans);
+    return spans;
+  });
+  // The batch's names: full names, and the single words that stand for exactly one of them.
+  const fullNames = new Map<string, string>(); // key → as written (first seen)
+  for (const spans of perText) for (const s of spans) if (s.kind === 'person') fullNames.set(nameKey(s.value), s.value);
+  const aliases = new Map<string, string | null>(); // a single word's key → the full name's key (null: ambiguous)
+  for (const key of fullNames.keys()) {
+    const words = key.split(' ');
+    if (words.length < 2) continue;
+    for (const w of words) if (w.length > 2 && !speakers.has(w)) aliases.set(w, aliases.has(w) && aliases.get(w) !== key ? null : key);
+  }
+  const personKey = (value: string): string => {
+    const key = nameKey(value);
+    return key.includes(' ') ? key : (aliases.get(key) ?? key);
+  };
+  // Names found somewhere, found everywhere (as written with a capital, on word boundaries).
+  const surfaces = [...new Set([...fullNames.values(), ...[...aliases].filter(([, full]) => full !== null).map(([w]) => w)])]
+    .map((name) => name.replace(/^\p{Ll}/u, (c) => c.toUpperCase()))
+    .filter((name) => /^\p{Lu}/u.test(name))
+    .sort((a, b) => b.length - a.length);
+  const pattern = surfaces.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${surfaces.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'gu') : null;
+  return texts.map((text, i) => {
+    const spans: Found[] = (perText[i] ?? []).map((s) => (s.kind === 'person' ? { ...s, personKey: personKey(s.value) } : s));
+    if (!pattern) return spans;
+    const extra: Found[] = [];
+    for (const m of text.matchAll(pattern)) {
+      const start = m.index;
+      const end = start + m[0].length;
+      if (spans.some((s) => start < s.end && s.start < end) || extra.some((s) => start < s.end && s.start < end)) continue;
+      if (text.slice(Math.max(0, start - 1), start) === '[') continue;
+      extra.push({ start, end, kind: 'person', value: m[0], personKey: personKey(m[0]) });
+    }
+    return extra.length > 0 ? [...spans, ...extra].sort((a, b) => a.start - b.start) : spans;
+  });
+}

@@ -1,0 +1,115 @@
+import { createRequire } from 'node:module';
+import type nlpType from 'compromise';
+import type { Span } from './kinds.ts';
+
+/**
+ * Names of third parties: people other than the person and the interviewer. wink-nlp's English
+ * lite model (used elsewhere in the service) tags no person entities, so this uses compromise
+ * (MIT, maintained, no model download: a lexicon of given names and a rule-based tagger, about
+ * 40 µs a word here): `.people()`, reduced to the name words (titles like "Dr." and
+ * relations like "my sister" stay in the text). The speakers' own names are never redacted.
+ */
+
+/** compromise, loaded on first use (its lexicon takes ~0.3 s to load: only minds with redaction on pay it). */
+let loaded: typeof nlpType | null = null;
+function nlp(text: string): ReturnType<typeof nlpType> {
+  loaded ??= createRequire(import.meta.url)('compromise') as typeof nlpType;
+  return loaded(text);
+}
+
+interface CompromiseTerm {
+  text: string;
+  pre: string;
+  post: string;
+  tags: string[];
+  offset: { start: number; length: number };
+}
+interface CompromiseSentence {
+  terms: CompromiseTerm[];
+}
+
+const PERSON_TAGS = new Set(['Person', 'FirstName', 'LastName', 'MaleName', 'FemaleName']);
+const NOT_NAME_TAGS = new Set(['Honorific', 'Actor', 'Pronoun', 'Determiner', 'Adjective', 'Verb', 'Value', 'Date', 'Month', 'WeekDay', 'Acronym']);
+/** Words compromise sometimes reads as names that, in an interview, are almost always something else. */
+const NOT_NAMES = new Set(
+  ('i mom mum dad mother father sister brother grandma grandpa granny nan uncle aunt auntie wife husband son daughter boss god lord jesus christ ' +
+    'mr mrs ms miss dr sir madam professor prof hey hi hello yeah okay ok thanks thank well so um uh like').split(' '),
+);
+
+/** A name as its key: lower case, accents off, possessive and punctuation dropped, single spaces. */
+export function nameKey(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/['’]s$/i, '')
+    .replace(/[^\p{L}\p{N}' -]/gu, ' ')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The words of the speakers' names (the person, the interviewer, the mind's name): never third parties. */
+export function speakerWords(names: ReadonlyArray<string | null | undefined>): Set<string> {
+  const words = new Set<string>();
+  for (const n of names) if (n) for (const w of nameKey(n).split(' ')) if (w.length > 1) words.add(w);
+  return words;
+}
+
+const bare = (t: CompromiseTerm): string => t.text.replace(/['’]s$/i, '');
+const titled = (t: CompromiseTerm): boolean => /^\p{Lu}[\p{Ll}'’-]*\p{Ll}/u.test(t.text);
+const allowed = (t: CompromiseTerm): boolean =>
+  !t.tags.some((tag) => NOT_NAME_TAGS.has(tag)) && /\p{L}/u.test(t.text) && !NOT_NAMES.has(bare(t).toLowerCase());
+/** A word compromise knows as (part of) a person's name. */
+const isPersonTerm = (t: CompromiseTerm): boolean => t.tags.some((tag) => PERSON_TAGS.has(tag)) && allowed(t);
+/** A capitalised proper noun next to a name word: the rest of the name ("Warren" + "Buffett"). */
+const extendsName = (t: CompromiseTerm): boolean => titled(t) && t.tags.includes('ProperNoun') && allowed(t);
+/** Nothing but a space between two words (no comma, full stop or dash). */
+const joined = (a: CompromiseTerm, b: CompromiseTerm): boolean => /^\s*$/.test(a.post) && /^\s*$/.test(b.pre) && !/['’]s$/i.test(a.text);
+
+/** The third parties' names in a text (each a span of its name words). */
+export function findPeople(text: string, speakers: ReadonlySet<string> = new Set()): Span[] {
+  if (!/\p{L}/u.test(text)) return [];
+  const spans: Span[] = [];
+  const sentences = nlp(text).json({ offset: true, terms: { offset: true } }) as CompromiseSentence[];
+  for (const { terms } of sentences) {
+    for (let i = 0; i < terms.length; i++) {
+      const seed = terms[i];
+      if (!seed || !isPersonTerm(seed)) continue;
+      let from = i;
+      let to = i;
+      while (from > 0 && extendsName(terms[from - 1] as CompromiseTerm) && joined(terms[from - 1] as CompromiseTerm, terms[from] as CompromiseTerm)) from--;
+      while (to + 1 < terms.length) {
+        const next = terms[to + 1] as CompromiseTerm;
+        if (!(isPersonTerm(next) || extendsName(next)) || !joined(terms[to] as CompromiseTerm, next)) break;
+        to++;
+      }
+      addRun(text, terms.slice(from, to + 1), speakers, spans);
+      i = to;
+    }
+  }
+  return spans;
+}
+
+function addRun(text: string, run: CompromiseTerm[], speakers: ReadonlySet<string>, spans: Span[]): void {
+  const first = run[0];
+  const last = run.at(-1);
+  if (!first || !last) return;
+  let start = first.offset.start;
+  let end = last.offset.start + last.offset.length;
+  // compromise's offsets count as the text does; check, and find the words nearby if they drifted.
+  if (text.slice(start, start + first.text.length) !== first.text) {
+    const at = text.indexOf(first.text, Math.max(0, start - 8));
+    if (at < 0) return;
+    end += at - start;
+    start = at;
+  }
+  let value = text.slice(start, end).replace(/[\s,.;:!?)]+$/, '');
+  const possessive = /['’]s$/i.exec(value);
+  if (possessive) value = value.slice(0, -2);
+  end = start + value.length;
+  const words = nameKey(value).split(' ').filter(Boolean);
+  if (words.length === 0 || words.every((w) => speakers.has(w))) return;
+  // A name said in lower case (automatic captions) is taken only when it is two words or a known given name.
+  if (value === value.toLowerCase() && words.length === 1 && !run[0]?.tags.includes('FirstName')) return;
+  spans.push({ start, end, kind: 'person', value });
+}
