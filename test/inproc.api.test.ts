@@ -30,5 +30,7 @@ suites(import.meta.url, [
   'api.snapshot-management',
   'api.psychometrics',
   'memory-cache',
+  'audit.routes',
+  'audit.api',
   'api.export',
 ]);

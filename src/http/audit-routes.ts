@@ -1,4 +1,4 @@
-import { each, noMind, param, paramMind, pick, str, type AuditCall, type AuditSpec } from './plugins/audit.ts';
+import { each, noMind, param, paramMind, pick, str, strings, type AuditCall, type AuditSpec } from './plugins/audit.ts';
 
 /**
  * The public API's access log, route by route ("METHOD /path" as Fastify registers it under the
@@ -12,6 +12,8 @@ const panelMinds = (c: AuditCall) => {
   const panelId = c.params.panelId ?? str(pick(c.payload, 'panel', 'id'));
   return panelId ? c.accessLog.mindsOfPanel(c.auth, panelId) : [];
 };
+/** A new panel's minds; when it was refused (no panel), the minds the body named. */
+const newPanelMinds = (c: AuditCall) => (c.payload === undefined ? strings(pick(c.body, 'mindIds')) : panelMinds(c));
 const panelId = (c: AuditCall) => c.params.panelId ?? str(pick(c.payload, 'panel', 'id'));
 /** A panel's answers: the minds whose answers the page holds; for CSV (a stream), the mind asked for or every mind of the panel. */
 const answerMinds = (c: AuditCall) => {
@@ -57,7 +59,7 @@ export const API_AUDITED: Readonly<Record<string, AuditSpec>> = {
   'GET /simulations/:simulationId': { action: 'simulation.read', minds: simulationMind, resource: param('simulationId') },
   'DELETE /simulations/:simulationId': { action: 'simulation.delete', minds: simulationMind, resource: param('simulationId'), before: true },
   // Panels: their minds are asked, their results and answers read, their answers deleted.
-  'POST /panels': { action: 'panel.create', minds: panelMinds, resource: panelId },
+  'POST /panels': { action: 'panel.create', minds: newPanelMinds, resource: panelId },
   'GET /panels/:panelId': { action: 'panel.read', minds: panelMinds, resource: panelId },
   'GET /panels/:panelId/answers': { action: 'panel.answers', minds: answerMinds, resource: panelId },
   'DELETE /panels/:panelId': { action: 'panel.delete', minds: panelMinds, resource: panelId, before: true },

@@ -7,6 +7,7 @@
 import fc, { type Arbitrary } from 'fast-check';
 import { CreateMindBody, PageQuery, SignedUrlQuery, SimulateBody, UpdateMindBody } from '../../src/http/schemas.ts';
 import { UsageQuery } from '../../src/http/schemas/usage.ts';
+import { AuditQuery } from '../../src/http/schemas/audit.ts';
 import { MindsQuery, PutMindBody, RenameTagBody, SearchQuery, SetTagsBody } from '../../src/http/schemas/minds.ts';
 import { SimulationsQuery } from '../../src/http/schemas/simulations.ts';
 import { CreatePanelBody, PanelAnswersQuery, PanelsQuery } from '../../src/http/schemas/panels.ts';
@@ -69,6 +70,11 @@ const usageDay = fc.option(
     fc.date({ min: new Date('1900-01-01'), max: new Date('2300-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
     fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 })).map(([y, m, d]) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`),
   ),
+  { nil: undefined },
+);
+/** The access log's window: days and date-times, valid or not, or anything. */
+const auditTime = fc.option(
+  fc.oneof(usageDay, fc.date({ min: new Date('1900-01-01'), max: new Date('2300-01-01'), noInvalidDate: true }).map((d) => d.toISOString()), fc.constantFrom('2026-01-01T00:00:00+05:30', '2026-13-01T00:00:00Z', 'yesterday')),
   { nil: undefined },
 );
 const usageQuery = fc.oneof(valid(UsageQuery, { from: usageDay, to: usageDay }), nearValid(UsageQuery, { from: usageDay, to: usageDay }), fc.dictionary(nastyString(10), nastyString(20)));
@@ -222,6 +228,9 @@ export function cases(w: World): Record<string, Arbitrary<Case>> {
     'GET /api/public/v1/models': pageQuery.map((q) => ({ method: 'GET', url: `${API}/models${query(q)}`, headers: auth, ids: [] })),
     'GET /api/public/v1/webhook-events': pageQuery.map((q) => ({ method: 'GET', url: `${API}/webhook-events${query(q)}`, headers: auth, ids: [] })),
     'GET /api/public/v1/usage': usageQuery.map((q) => ({ method: 'GET', url: `${API}/usage${query(q)}`, headers: auth, ids: [] })),
+    'GET /api/public/v1/audit': fc
+      .oneof(...[valid, nearValid].map((make) => make(AuditQuery, { mindId: ids.mind, cursor, from: auditTime, to: auditTime })), fc.dictionary(nastyString(10), nastyString(20)))
+      .map((q) => ({ method: 'GET', url: `${API}/audit${query(q)}`, headers: auth, ids: typeof (q as { mindId?: unknown }).mindId === 'string' ? [(q as { mindId: string }).mindId] : [] })),
     'PUT /uploads/:artifactId': uploadCase(w, ids.any),
     'POST /webhook': webhookCase(w),
     'POST /mcp': mcpCase(w, ids.any),

@@ -1,6 +1,7 @@
 import { WaitTimeoutError } from './errors.ts';
 import { Paginated } from './pagination.ts';
 import { API_PREFIX, Transport, sleep, type ClientOptions } from './transport.ts';
+import { Audit } from './audit.ts';
 import { Panels } from './panels.ts';
 import { downloadExport, type MindExportDownload } from './exports.ts';
 import { Simulations, simulationEvents, type SimulationEvent } from './simulations.ts';
@@ -322,6 +323,13 @@ export class MindsimClient {
   }
 
   private panelsResource: Panels | undefined;
+
+  /** The account's access log: `audit.list({mindId, from, to})`. */
+  get audit(): Audit {
+    return (this.auditResource ??= new Audit(this.transport));
+  }
+
+  private auditResource: Audit | undefined;
 
   /**
    * How the person behind the mind would think, feel, say and act. Needs a completed snapshot (else

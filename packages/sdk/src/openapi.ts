@@ -273,6 +273,28 @@ export interface paths {
                          * @enum {string}
                          */
                         scope?: "private" | "public";
+                        /**
+                         * @description off; outbound: e-mails, phones, cards, IBANs, addresses, personal URLs, dates of birth and third parties' names never reach the LLM provider; stored: not stored either. Default: the service's REDACTION. A change applies to snapshots processed after it
+                         * @enum {string}
+                         */
+                        redaction?: "off" | "outbound" | "stored";
+                        /** @description The consent on record */
+                        consent?: {
+                            /**
+                             * @description granted: with subject, obtainedAt, method, scope. unknown: clears the record. withdrawn (PUT only, alone): erases the mind and the person's data
+                             * @enum {string}
+                             */
+                            status: "granted" | "withdrawn" | "unknown";
+                            subject?: string;
+                            /** @description A date (YYYY-MM-DD) or an ISO 8601 date-time with its zone; answered in UTC */
+                            obtainedAt?: string;
+                            /** @enum {string} */
+                            method?: "written" | "verbal" | "contract" | "public-record";
+                            scope?: ("simulate" | "panels" | "llm")[];
+                            expiresAt?: (string) | null;
+                            /** @description The artifactId of a file uploaded to this mind (GET /minds/{mindId}/signed-url, then PUT): the signed form */
+                            evidenceArtifactId?: string | null;
+                        };
                         /** @description Tag names: existing tags are matched whatever their case, missing ones are made */
                         tags?: string[];
                     };
@@ -460,6 +482,15 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -470,7 +501,7 @@ export interface paths {
                 };
             };
         };
-        /** Update a mind: name, email, imageUrl, socialMedia, scope (the fields given) */
+        /** Update a mind: name, email, imageUrl, socialMedia, scope, consent (the fields given); consent withdrawn (alone) erases it */
         put: {
             parameters: {
                 query?: never;
@@ -480,7 +511,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            /** @description The fields given are changed, the others kept; null clears email, imageUrl or socialMedia */
+            /** @description The fields given are changed, the others kept; null clears email, imageUrl or socialMedia. {"consent": {"status": "withdrawn"}}, sent alone, erases the mind */
             requestBody: {
                 content: {
                     "application/json": {
@@ -496,6 +527,28 @@ export interface paths {
                          * @enum {string}
                          */
                         scope?: "private" | "public";
+                        /**
+                         * @description off; outbound: e-mails, phones, cards, IBANs, addresses, personal URLs, dates of birth and third parties' names never reach the LLM provider; stored: not stored either. Default: the service's REDACTION. A change applies to snapshots processed after it
+                         * @enum {string}
+                         */
+                        redaction?: "off" | "outbound" | "stored";
+                        /** @description The consent on record */
+                        consent?: {
+                            /**
+                             * @description granted: with subject, obtainedAt, method, scope. unknown: clears the record. withdrawn (PUT only, alone): erases the mind and the person's data
+                             * @enum {string}
+                             */
+                            status: "granted" | "withdrawn" | "unknown";
+                            subject?: string;
+                            /** @description A date (YYYY-MM-DD) or an ISO 8601 date-time with its zone; answered in UTC */
+                            obtainedAt?: string;
+                            /** @enum {string} */
+                            method?: "written" | "verbal" | "contract" | "public-record";
+                            scope?: ("simulate" | "panels" | "llm")[];
+                            expiresAt?: (string) | null;
+                            /** @description The artifactId of a file uploaded to this mind (GET /minds/{mindId}/signed-url, then PUT): the signed form */
+                            evidenceArtifactId?: string | null;
+                        };
                     };
                 };
             };
@@ -510,7 +563,7 @@ export interface paths {
                             /** @enum {boolean} */
                             success: true;
                             mind: components["schemas"]["Mind"];
-                        };
+                        } | components["schemas"]["ConsentWithdrawal"];
                     };
                 };
                 /** @description Default Response */
@@ -533,6 +586,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -591,6 +653,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -658,6 +729,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -736,6 +816,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1732,7 +1821,9 @@ export interface paths {
                                 end?: number;
                                 page?: number;
                                 score: number;
+                                redactions?: components["schemas"]["RedactionCounts"];
                             }[];
+                            redactions?: components["schemas"]["RedactionCounts"];
                             /**
                              * Format: uuid
                              * @description The stored conversation this turn belongs to (GET /simulations/{simulationId})
@@ -3377,10 +3468,331 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/v1/minds/{mindId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export everything stored about a mind's person as one zip archive (a data-subject access request)
+         * @description Streams `application/zip`: the files uploaded, each snapshot's parsed transcript, memories (CSV), profile, reflections and psychometrics, the merged profile, every simulation with its messages, every panel answer (CSV), the consent record and the mind's access log (CSV), with README.json describing each file (what it is, its format, how many items it holds). Every CSV cell beginning with = + - @ is written as text. 404 for a mind that is not this account's.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A zip archive (application/zip) whose README.json lists and describes every other file. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/account/privacy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's privacy settings: whether consent on record is required, how long transcripts and simulations are kept */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AccountPrivacy"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Change the privacy settings given (requireConsent, retentionDays) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        requireConsent?: boolean;
+                        /** @description 1–36500 days, or null to keep everything */
+                        retentionDays?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AccountPrivacy"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's access log: every read of a mind's content, simulation, panel answer or export, consent change and deletion
+         * @description Newest first, `limit` per page (the next page in the `Link` header). Filter by `mindId`, `from` and `to` (included). Rows hold ids, never content, and are kept after the mind is erased; the database refuses to change them or to delete them before AUDIT_RETENTION_DAYS.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                    /** @description Only this mind's rows (kept after the mind is deleted; another account's mind gives an empty page) */
+                    mindId?: string;
+                    /** @description From this time, included (a date: from its first moment) */
+                    from?: string;
+                    /** @description Until this time, included (a date: to its last moment) */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuditList"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ConsentInput: {
+            /**
+             * @description unknown: no consent on record. A withdrawn mind is erased and answers 410 CONSENT_WITHDRAWN
+             * @enum {string}
+             */
+            status: "granted" | "unknown";
+            /** @description The person's name or a pseudonym */
+            subject?: string;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            obtainedAt?: string;
+            /** @enum {string} */
+            method?: "written" | "verbal" | "contract" | "public-record";
+            /** @description The uses consented to */
+            scope?: ("simulate" | "panels" | "llm")[];
+            /** @description After it the consent counts as none; null: no expiry */
+            expiresAt?: string | null;
+            /** @description An uploaded file of this mind recording the consent (the signed form) */
+            evidenceArtifactId?: string | null;
+        };
+        /** @description The consent was withdrawn: the mind and the person's data are erased; GET /minds/{mindId} answers 410 CONSENT_WITHDRAWN with withdrawnAt */
+        ConsentWithdrawalInput: {
+            /** @constant */
+            success: true;
+            /** Format: uuid */
+            mindId: string;
+            consent: {
+                /** @constant */
+                status: "withdrawn";
+                /** @description ISO 8601 timestamp in UTC, ending in Z */
+                withdrawnAt: string;
+            };
+            /** @description Snapshots erased with the mind */
+            erasedSnapshots: number;
+        };
+        AccountPrivacyInput: {
+            /** @description Simulations, panels and the LLM engine refuse (403 CONSENT_REQUIRED) a mind whose consent does not cover the use */
+            requireConsent: boolean;
+            /** @description Transcripts and simulations older than this many days are erased; null keeps them */
+            retentionDays: number | null;
+        };
+        /** @description Values replaced by placeholders, counted by kind (email, phone, card, iban, address, url, dob, person); never the values */
+        RedactionCountsInput: {
+            email?: number;
+            phone?: number;
+            card?: number;
+            iban?: number;
+            address?: number;
+            url?: number;
+            dob?: number;
+            person?: number;
+        };
         ErrorInput: {
             /** @description The HTTP status text: "Bad Request", "Unauthorized", "Not Found"… */
             error: string;
@@ -3475,6 +3887,13 @@ export interface components {
                 /** @description The snapshots linked to this twin, newest first */
                 mindAssessments: components["schemas"]["MindAssessmentInput"][];
             }[];
+            /** @description The person's consent on record: {"status": "unknown"} until one is given */
+            consent: components["schemas"]["ConsentInput"];
+            /**
+             * @description off | outbound (personal data replaced by placeholders in everything sent to the LLM provider) | stored (also in what is stored, searched and quoted)
+             * @enum {string}
+             */
+            redaction: "off" | "outbound" | "stored";
         };
         SnapshotStatusInput: {
             /** Format: uuid */
@@ -3604,6 +4023,8 @@ export interface components {
                 firstSeq: number;
                 lastSeq: number;
             }[];
+            /** @description What redaction replaced in these snapshots (stored) or replaces in what is sent to the LLM provider (outbound), by kind; {} when off */
+            redactions: components["schemas"]["RedactionCountsInput"];
         };
         TranscriptTurnInput: {
             speaker: string | null;
@@ -3885,6 +4306,8 @@ export interface components {
                 end?: number;
                 page?: number;
                 score: number;
+                /** @description The placeholders in this quoted text (a mind with redaction stored), by kind */
+                redactions?: components["schemas"]["RedactionCountsInput"];
             }[];
             /** @description ISO 8601 timestamp in UTC, ending in Z */
             createdAt: string;
@@ -3956,6 +4379,8 @@ export interface components {
                     end?: number;
                     page?: number;
                     score: number;
+                    /** @description The placeholders in this quoted text (a mind with redaction stored), by kind */
+                    redactions?: components["schemas"]["RedactionCountsInput"];
                 }[];
             };
             /** @description ISO 8601 timestamp in UTC, ending in Z */
@@ -4000,6 +4425,77 @@ export interface components {
             numberOfCoresReprocessed: number;
             /** @description Requests to psychometrics routes */
             numberOfPsychometricsRequests: number;
+        };
+        AuditEntryInput: {
+            /** Format: uuid */
+            id: string;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            at: string;
+            /** @description `key:<API key id>`, `user:<account id>` (the dashboard), `operator` (the admin CLI) or `system` (a scheduled job) */
+            actor: string;
+            /** @description What was done: mind.create, mind.read, mind.update, consent.change, mind.delete, mind.export, minds.list, minds.search, upload.create, snapshot.create, snapshot.read, snapshot.delete, profile.read, topics.read, psychometrics.read, simulate, simulations.list, simulation.read, simulation.delete, panel.create, panel.read, panel.answers, panel.delete, retention.erase…; a refused use (403) ends in `.denied` */
+            action: string;
+            /** @description The mind; null for an account-wide read (a list or search of minds) */
+            mindId: string | null;
+            /** @description The snapshot, simulation, panel or artifact, when there is one */
+            resourceId: string | null;
+            /** @description The client address (as TRUST_PROXY resolves it) */
+            ip: string | null;
+        };
+        AuditListInput: {
+            /** @description Newest first */
+            entries: components["schemas"]["AuditEntryInput"][];
+        };
+        Consent: {
+            /**
+             * @description unknown: no consent on record. A withdrawn mind is erased and answers 410 CONSENT_WITHDRAWN
+             * @enum {string}
+             */
+            status: "granted" | "unknown";
+            /** @description The person's name or a pseudonym */
+            subject?: string;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            obtainedAt?: string;
+            /** @enum {string} */
+            method?: "written" | "verbal" | "contract" | "public-record";
+            /** @description The uses consented to */
+            scope?: ("simulate" | "panels" | "llm")[];
+            /** @description After it the consent counts as none; null: no expiry */
+            expiresAt?: string | null;
+            /** @description An uploaded file of this mind recording the consent (the signed form) */
+            evidenceArtifactId?: string | null;
+        };
+        /** @description The consent was withdrawn: the mind and the person's data are erased; GET /minds/{mindId} answers 410 CONSENT_WITHDRAWN with withdrawnAt */
+        ConsentWithdrawal: {
+            /** @constant */
+            success: true;
+            /** Format: uuid */
+            mindId: string;
+            consent: {
+                /** @constant */
+                status: "withdrawn";
+                /** @description ISO 8601 timestamp in UTC, ending in Z */
+                withdrawnAt: string;
+            };
+            /** @description Snapshots erased with the mind */
+            erasedSnapshots: number;
+        };
+        AccountPrivacy: {
+            /** @description Simulations, panels and the LLM engine refuse (403 CONSENT_REQUIRED) a mind whose consent does not cover the use */
+            requireConsent: boolean;
+            /** @description Transcripts and simulations older than this many days are erased; null keeps them */
+            retentionDays: number | null;
+        };
+        /** @description Values replaced by placeholders, counted by kind (email, phone, card, iban, address, url, dob, person); never the values */
+        RedactionCounts: {
+            email?: number;
+            phone?: number;
+            card?: number;
+            iban?: number;
+            address?: number;
+            url?: number;
+            dob?: number;
+            person?: number;
         };
         Error: {
             /** @description The HTTP status text: "Bad Request", "Unauthorized", "Not Found"… */
@@ -4095,6 +4591,13 @@ export interface components {
                 /** @description The snapshots linked to this twin, newest first */
                 mindAssessments: components["schemas"]["MindAssessment"][];
             }[];
+            /** @description The person's consent on record: {"status": "unknown"} until one is given */
+            consent: components["schemas"]["Consent"];
+            /**
+             * @description off | outbound (personal data replaced by placeholders in everything sent to the LLM provider) | stored (also in what is stored, searched and quoted)
+             * @enum {string}
+             */
+            redaction: "off" | "outbound" | "stored";
         };
         SnapshotStatus: {
             /** Format: uuid */
@@ -4224,6 +4727,8 @@ export interface components {
                 firstSeq: number;
                 lastSeq: number;
             }[];
+            /** @description What redaction replaced in these snapshots (stored) or replaces in what is sent to the LLM provider (outbound), by kind; {} when off */
+            redactions: components["schemas"]["RedactionCounts"];
         };
         TranscriptTurn: {
             speaker: string | null;
@@ -4505,6 +5010,8 @@ export interface components {
                 end?: number;
                 page?: number;
                 score: number;
+                /** @description The placeholders in this quoted text (a mind with redaction stored), by kind */
+                redactions?: components["schemas"]["RedactionCounts"];
             }[];
             /** @description ISO 8601 timestamp in UTC, ending in Z */
             createdAt: string;
@@ -4576,6 +5083,8 @@ export interface components {
                     end?: number;
                     page?: number;
                     score: number;
+                    /** @description The placeholders in this quoted text (a mind with redaction stored), by kind */
+                    redactions?: components["schemas"]["RedactionCounts"];
                 }[];
             };
             /** @description ISO 8601 timestamp in UTC, ending in Z */
@@ -4620,6 +5129,26 @@ export interface components {
             numberOfCoresReprocessed: number;
             /** @description Requests to psychometrics routes */
             numberOfPsychometricsRequests: number;
+        };
+        AuditEntry: {
+            /** Format: uuid */
+            id: string;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            at: string;
+            /** @description `key:<API key id>`, `user:<account id>` (the dashboard), `operator` (the admin CLI) or `system` (a scheduled job) */
+            actor: string;
+            /** @description What was done: mind.create, mind.read, mind.update, consent.change, mind.delete, mind.export, minds.list, minds.search, upload.create, snapshot.create, snapshot.read, snapshot.delete, profile.read, topics.read, psychometrics.read, simulate, simulations.list, simulation.read, simulation.delete, panel.create, panel.read, panel.answers, panel.delete, retention.erase…; a refused use (403) ends in `.denied` */
+            action: string;
+            /** @description The mind; null for an account-wide read (a list or search of minds) */
+            mindId: string | null;
+            /** @description The snapshot, simulation, panel or artifact, when there is one */
+            resourceId: string | null;
+            /** @description The client address (as TRUST_PROXY resolves it) */
+            ip: string | null;
+        };
+        AuditList: {
+            /** @description Newest first */
+            entries: components["schemas"]["AuditEntry"][];
         };
     };
     responses: never;

@@ -82,3 +82,6 @@ export type PanelList = Ok<'/api/public/v1/panels', 'get'>;
 export type PanelAnswerList = Ok<'/api/public/v1/panels/{panelId}/answers', 'get'>;
 export type PanelAnswersQuery = NonNullable<paths['/api/public/v1/panels/{panelId}/answers']['get']['parameters']['query']>;
 export type PanelDeleted = Ok<'/api/public/v1/panels/{panelId}', 'delete'>;
+/** A row of the access log: who (`key:<id>`, `user:<account>`, `operator`, `system`) did what (`mind.read`, `simulate`, …) to which mind, when, from where. */
+export type AuditEntry = components['schemas']['AuditEntry'];
+export type AuditList = Ok<'/api/public/v1/audit', 'get'>;

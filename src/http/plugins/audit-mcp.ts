@@ -1,7 +1,7 @@
 import { actorOf, type AccessLogService } from '../../domain/access-log.ts';
 import type { AuthContext } from '../../domain/accounts.ts';
 import { DomainError } from '../../kernel/errors.ts';
-import { each, pick, str } from './audit.ts';
+import { each, pick, str, strings } from './audit.ts';
 
 /** What a backend call's audit entry reads: its arguments and, once it succeeded, its answer. */
 interface McpCall {
@@ -37,6 +37,7 @@ export const MCP_AUDITED: Readonly<Record<string, McpAuditSpec>> = {
   listMinds: { action: 'minds.list', minds: () => [] },
   allMinds: { action: 'minds.list', minds: () => [] },
   searchMinds: { action: 'minds.search', minds: () => [] },
+  setConsent: { action: 'consent.change', minds: argMind },
   uploadTranscript: { action: 'snapshot.create', minds: argMind, resource: (c) => str(pick(c.result, 'mindAssessmentId')) },
   signedUploadUrl: { action: 'upload.create', minds: argMind, resource: (c) => str(pick(c.result, 'artifactId')) },
   createSnapshot: { action: 'snapshot.create', minds: argMind, resource: (c) => str(pick(c.result, 'mindAssessmentId')) },
@@ -44,7 +45,11 @@ export const MCP_AUDITED: Readonly<Record<string, McpAuditSpec>> = {
   listSimulations: { action: 'simulations.list', minds: (c) => (c.result === undefined ? argMind(c) : each(pick(c.result, 'simulations'), 'mindId')) },
   getSimulation: { action: 'simulation.read', minds: (c) => some(str(pick(c.result, 'simulation', 'mindId'))), resource: (c) => str(c.args[0]) },
   getProfile: { action: 'profile.read', minds: argMind },
-  createPanel: { action: 'panel.create', minds: panelMinds, resource: (c) => str(pick(c.result, 'id')) },
+  createPanel: {
+    action: 'panel.create',
+    minds: (c) => (c.result === undefined ? strings(pick(c.args[0], 'mindIds')) : panelMinds(c)),
+    resource: (c) => str(pick(c.result, 'id')),
+  },
   getPanel: { action: 'panel.read', minds: panelMinds, resource: (c) => str(c.args[0]) },
   panelAnswers: { action: 'panel.answers', minds: (c) => each(pick(c.result, 'answers'), 'mindId'), resource: (c) => str(c.args[0]) },
 };

@@ -44,6 +44,9 @@ export function each(list: unknown, key: string): string[] {
   return [...new Set(list.map((x) => str(pick(x, key))).filter((x): x is string => x !== undefined))];
 }
 
+/** The distinct strings of an array (e.g. a body's mindIds). */
+export const strings = (v: unknown): string[] => (Array.isArray(v) ? [...new Set(v.filter((x): x is string => typeof x === 'string'))] : []);
+
 /** Entry helpers: the mind named by a path parameter, none (an account-wide row), a parameter as the resource. */
 export const paramMind = (c: AuditCall) => [c.params.mindId].filter((x): x is string => x !== undefined);
 export const noMind = () => [];
