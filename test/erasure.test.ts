@@ -50,11 +50,18 @@ async function populate(name: string, marker: string): Promise<Populated> {
   return { mindId, ids };
 }
 
-/** `table.column` of every value in the database that contains one of these strings. */
+/**
+ * What an erasure keeps on purpose (issue 25): the access log (who read, changed or deleted the mind,
+ * and when: ids, actions and times, never the person's words; append-only, kept AUDIT_RETENTION_DAYS)
+ * and the content-free record that consent was withdrawn and when. They name the mind by its id.
+ */
+const KEPT_BY_ERASURE = new Set(['access_log', 'consent_withdrawals']);
+
+/** `table.column` of every value in the database that contains one of these strings (the tables an erasure keeps aside). */
 function rowsNaming(needles: string[]): string[] {
   const db = new SqliteDatabase(path.join(dataDir, 'mindsim.sqlite'), { readonly: true });
   try {
-    const tables = db.prepare(`select name from sqlite_master where type = 'table'`).pluck().all() as string[];
+    const tables = (db.prepare(`select name from sqlite_master where type = 'table'`).pluck().all() as string[]).filter((t) => !KEPT_BY_ERASURE.has(t));
     const found = new Set<string>();
     for (const t of tables) {
       for (const row of db.prepare(`select * from "${t}"`).all() as Array<Record<string, unknown>>) {
@@ -97,6 +104,10 @@ describe('erasure', { concurrency: false }, () => {
     assert.equal(sdk.last?.status, 204);
 
     assert.deepEqual(rowsNaming(gone.ids), [], 'no table names the mind, its twin, snapshots or artifacts');
+    const audit = await sdk.audit.list({ mindId: gone.mindId }).all();
+    assert.equal(audit[0]?.action, 'mind.delete', 'the access log keeps the deletion, newest');
+    assert.ok(['snapshot.create', 'simulate', 'profile.read'].every((a) => audit.some((r) => r.action === a)), 'and the accesses before it');
+    assert.ok(!JSON.stringify(audit).includes('Quixotrelline'), 'ids, never words');
     assert.deepEqual(blobPaths().filter((p) => p.includes(gone.mindId)), []);
     assert.deepEqual(srv.ctx.memories.heldSnapshotIds().filter((id) => goneSnapshots.includes(id)), []);
     assert.equal(await statusOf(sdk.simulate({ mindId: gone.mindId, scenario: { message: 'Hello?' } })), 404);
@@ -123,6 +134,8 @@ describe('erasure', { concurrency: false }, () => {
     assert.deepEqual(rowsNaming(gone.ids), []);
     assert.deepEqual(blobPaths().filter((p) => p.includes(gone.mindId)), []);
     assert.deepEqual(fileHolds(marker), [], 'secure_delete zeroed the rows and the checkpoint emptied the WAL');
+    const audit = await sdk.audit.list({ mindId: gone.mindId }).all();
+    assert.deepEqual([audit[0]?.action, audit[0]?.actor], ['mind.delete', 'operator'], 'the access log keeps that the operator erased it');
     assert.equal(await statusOf(sdk.minds.get(gone.mindId)), 404);
     assert.ok(fileHolds('Marmalade').length > 0, "the other mind's words are still there");
 

@@ -70,6 +70,8 @@ const commands: Record<string, (ctx: Context, v: Record<string, string | undefin
   },
   'erase-mind': async (ctx, v) => {
     const erased = await ctx.services.minds.eraseAnyAccount(need(v, 'mind'));
+    // The account's access log keeps that the operator erased it (ids only, like every row).
+    await ctx.services.accessLog.record([{ accountId: erased.accountId, actor: 'operator', action: 'mind.delete', mindId: erased.mindId }]);
     // SQLite (secure_delete) zeroes the freed pages; the checkpoint moves them into the database
     // file and empties the WAL, so the mind's text is left in neither.
     if (!ctx.config.store.databaseUrl) await sql`pragma wal_checkpoint(truncate)`.execute(ctx.store.db);
