@@ -29,8 +29,10 @@ suites(import.meta.url, [
   'web.panels',
   'api.snapshot-management',
   'api.psychometrics',
+  'api.consent',
   'memory-cache',
   'audit.routes',
   'audit.api',
   'api.export',
+  'retention',
 ]);

@@ -17,6 +17,7 @@ import { loadConfig } from '../src/config.ts';
 import { buildApp, httpSettings } from '../src/http/app.ts';
 import { webPages } from '../src/web/plugin.ts';
 import type { Worker } from '../src/jobs/worker.ts';
+import type { Runtime } from '../src/kernel/runtime.ts';
 import { freePort, type ServiceAddress } from './process.ts';
 import { testSdk, type TestSdk } from './sdk.ts';
 
@@ -64,6 +65,8 @@ export function serviceEnv(extra: Record<string, string>, defaults: Record<strin
 export interface ServiceOptions {
   /** Hears the SQL of every statement the service's database runs (to count writes). */
   onQuery?: (sql: string) => void;
+  /** The service's clock, ids and randomness (a test moves the clock: the retention sweep, expiries). */
+  rt?: Runtime;
 }
 
 /**
@@ -91,7 +94,7 @@ async function startServiceOnce(extraEnv: Record<string, string>, opts: ServiceO
   const config = loadConfig(env);
   let logged = '';
   const stream = { write: (line: string) => void (logged += line) };
-  const ctx = await compose(config, undefined, pino({ level: config.logLevel }, stream), {
+  const ctx = await compose(config, opts.rt, pino({ level: config.logLevel }, stream), {
     analysis: sharedAnalysis(config),
     ...(opts.onQuery ? { onQuery: opts.onQuery } : {}),
   });

@@ -244,8 +244,18 @@ export class SnapshotService {
    * it finds the snapshot gone and writes nothing), and its uploaded file is deleted unless another
    * snapshot was made from the same artifact.
    */
-  async delete(auth: AuthContext, mindId: string, snapshotId: string): Promise<{ message: 'Snapshot deleted successfully'; snapshotId: string }> {
-    const deleted = await this.store.transaction(({ repos }) => repos.snapshots.delete(auth.accountId, mindId, snapshotId));
+  async delete(
+    auth: AuthContext,
+    mindId: string,
+    snapshotId: string,
+    /** Runs in the deletion's transaction once the snapshot is deleted (the retention sweep writes its access-log row there). */
+    inTransaction?: (tx: TxScope) => Promise<void>,
+  ): Promise<{ message: 'Snapshot deleted successfully'; snapshotId: string }> {
+    const deleted = await this.store.transaction(async (tx) => {
+      const d = await tx.repos.snapshots.delete(auth.accountId, mindId, snapshotId);
+      if (d && inTransaction) await inTransaction(tx);
+      return d;
+    });
     if (!deleted) return this.missing(auth, mindId);
     this.finalStatuses?.delete(`${auth.accountId}/${mindId}/${snapshotId}`);
     for (const fn of this.deletedListeners) fn({ mindId, snapshotId });
