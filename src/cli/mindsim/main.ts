@@ -10,8 +10,10 @@ import { tagsCommands } from './tags-commands.ts';
 import { simulationsCommands } from './simulations-commands.ts';
 import { snapshotsCommands } from './snapshots-commands.ts';
 import { EXIT, reportError, type OutputOptions } from './terminal.ts';
+import { exportCommand } from './export-command.ts';
 import { uploadCommand } from './upload-command.ts';
 import { usageCommand } from './usage-command.ts';
+import { auditCommand } from './audit-command.ts';
 
 const pkg = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -35,6 +37,8 @@ export function buildProgram(): Command {
   snapshotsCommands(program, global);
   simulateCommands(program, global);
   usageCommand(program, global);
+  exportCommand(program, global);
+  auditCommand(program, global);
   simulationsCommands(program, global);
   panelCommands(program, global);
   consentCommands(program, global);
