@@ -81,6 +81,8 @@ export class AccessLogService {
   private draining: Promise<void> | null = null;
   /** INSERT statements run (tests and the benchmark count them). */
   inserts = 0;
+  private lastMs = 0;
+  private seq = 0;
 
   constructor(store: Store, rt: Runtime, retentionDays: number) {
     this.store = store;
@@ -91,9 +93,10 @@ export class AccessLogService {
   /** Appends the records; resolves once they are committed (rejects if they could not be). */
   record(records: readonly AccessRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
-    const at = iso(this.rt.now());
+    const now = this.rt.now();
+    const at = iso(now);
     const rows = records.map((r) => ({
-      id: this.rt.newId(),
+      id: this.timeOrderedId(now.getTime()),
       at,
       account_id: r.accountId,
       actor: r.actor,
@@ -106,6 +109,27 @@ export class AccessLogService {
       this.waiting.push({ rows, resolve, reject });
       this.draining ??= this.drain();
     });
+  }
+
+  /**
+   * A UUIDv7 (RFC 9562) whose 12 bits after the version count the rows of the same millisecond: the
+   * log's order (at, id) is then the order this process recorded them in, even within one millisecond.
+   */
+  private timeOrderedId(ms: number): string {
+    if (ms > this.lastMs) {
+      this.lastMs = ms;
+      this.seq = 0;
+    } else if (++this.seq > 0xfff) {
+      this.lastMs++;
+      this.seq = 0;
+    }
+    const b = this.rt.randomBytes(16);
+    b.writeUIntBE(this.lastMs, 0, 6);
+    b[6] = 0x70 | (this.seq >> 8);
+    b[7] = this.seq & 0xff;
+    b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
+    const h = b.toString('hex');
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
   }
 
   private async drain(): Promise<void> {
