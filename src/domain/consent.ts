@@ -15,7 +15,7 @@
 import type { MindRow } from '../store/db/repos/minds.ts';
 import type { ConsentColumns, ConsentWithdrawalRow } from '../store/db/repos/consent.ts';
 import type { Repos } from '../store/db/repos/index.ts';
-import type { ConsentMethod, ConsentStatus, ConsentUse } from '../store/db/schema.ts';
+import type { ConsentMethod, ConsentUse } from '../store/db/schema.ts';
 import { DomainError, invalid } from '../kernel/errors.ts';
 import type { Runtime } from '../kernel/runtime.ts';
 

@@ -14,7 +14,7 @@ import type { AnswerFilter, AnswerRow } from '../store/db/repos/panel-answers.ts
 import type { MindRow } from '../store/db/repos/minds.ts';
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
-import { ConsentPolicy, panelUses, usesLanguageModel } from './consent.ts';
+import { ConsentPolicy, consentWithdrawn, panelUses, usesLanguageModel } from './consent.ts';
 import { resolveModel } from './models.ts';
 import { oncePerKey } from './tags.ts';
 import {
@@ -260,7 +260,11 @@ export class PanelService {
     }
     const byId = await mindsRepo.withIds(auth.accountId, ids);
     const missing = ids.filter((id) => !byId.some((m) => m.id === id));
-    if (missing.length > 0) throw new DomainError('not_found', 'mind_not_found', 'The mind was not found.', { mindIds: missing });
+    if (missing.length > 0) {
+      const [withdrawn] = await this.store.repos.consent.withdrawals(auth.accountId, missing);
+      if (withdrawn) throw consentWithdrawn(withdrawn);
+      throw new DomainError('not_found', 'mind_not_found', 'The mind was not found.', { mindIds: missing });
+    }
     const found = new Map(ids.map((id) => [id, byId.find((m) => m.id === id) as MindRow]));
     const tagRows = await tagsRepo.byKeys(auth.accountId, tagNames.map(foldKey));
     for (const m of await mindsRepo.allTagged(auth.accountId, tagRows.map((t) => t.id))) if (!found.has(m.id)) found.set(m.id, m);

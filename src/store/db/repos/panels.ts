@@ -228,6 +228,7 @@ export class PanelsRepo {
    * jobs; a running panel left with nothing pending is settled.
    */
   async deleteOfMind(mindId: string, at: string): Promise<void> {
+    await this.forgetInSelections(mindId);
     const units = await this.db.selectFrom('panel_units').select(['id', 'panel_id']).where('mind_id', '=', mindId).execute();
     if (units.length === 0) return;
     await this.db.deleteFrom('panel_answers').where('mind_id', '=', mindId).execute();
@@ -235,6 +236,28 @@ export class PanelsRepo {
     for (const u of units) {
       await this.db.deleteFrom('jobs').where('payload', 'like', `%"unitId":"${u.id}"%`).execute();
       await this.settle(u.panel_id, at);
+    }
+  }
+
+  /**
+   * An erased mind leaves no trace in the panels that asked for it: its id goes from their
+   * selection (mindIds) and its entry (id and name) from their skipped minds.
+   */
+  private async forgetInSelections(mindId: string): Promise<void> {
+    const naming = await this.db
+      .selectFrom('panels')
+      .select(['id', 'selection', 'skipped'])
+      .where((eb) => eb.or([eb('selection', 'like', `%${mindId}%`), eb('skipped', 'like', `%${mindId}%`)]))
+      .execute();
+    for (const p of naming) {
+      const { mindIds, ...selection } = JSON.parse(p.selection) as PanelSelection;
+      const kept = (mindIds ?? []).filter((id) => id !== mindId);
+      const skipped = (JSON.parse(p.skipped) as SkippedMind[]).filter((m) => m.mindId !== mindId);
+      await this.db
+        .updateTable('panels')
+        .set({ selection: JSON.stringify({ ...(kept.length ? { mindIds: kept } : {}), ...selection }), skipped: JSON.stringify(skipped) })
+        .where('id', '=', p.id)
+        .execute();
     }
   }
 }
