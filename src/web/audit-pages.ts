@@ -32,6 +32,7 @@ export const PAGE_AUDITED: Readonly<Record<string, AuditSpec>> = {
   'GET /minds/:mindId/delete': { action: 'mind.read', minds: paramMind },
   'POST /minds/:mindId/delete': { action: 'mind.delete', minds: paramMind },
   'GET /minds/:mindId/profile': { action: 'profile.read', minds: paramMind },
+  'GET /minds/:mindId/export': { action: 'mind.export', minds: paramMind },
   'POST /minds/:mindId/uploads': { action: 'upload.create', minds: paramMind, resource: (c) => str(pick(c.payload, 'artifactId')) },
   'POST /minds/:mindId/snapshots': { action: 'snapshot.create', minds: paramMind, resource: (c) => str(pick(c.payload, 'mindAssessmentId')) },
   'POST /minds/:mindId/snapshots/:snapshotId/delete': { action: 'snapshot.delete', minds: paramMind, resource: param('snapshotId') },

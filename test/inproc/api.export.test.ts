@@ -12,6 +12,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { blobOf, failure, interviewMind, waitFor, type TestSdk } from '../../testkit/sdk.ts';
 import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 import { startService, type Service } from '../../testkit/service.ts';
+import { WebClient } from '../support/web.ts';
 
 let srv: Service;
 let sdk: TestSdk;
@@ -138,6 +139,15 @@ describe('GET /minds/{mindId}/export', () => {
     assert.equal(count('access-log.csv'), csv(u, 'access-log.csv').length);
   });
 
+  it("holds the mind's access log, with the exports before it, and no row of another mind", async () => {
+    const again = await exportOf(sdk, ids.a);
+    const log = csv(again, 'access-log.csv');
+    const actions = new Set(log.map((r) => r.action));
+    for (const action of ['mind.create', 'snapshot.create', 'simulate', 'panel.create', 'mind.export']) assert.ok(actions.has(action), `${action} in ${[...actions].join(', ')}`);
+    assert.ok(log.every((r) => r.mind_id === ids.a));
+    assert.ok(log.some((r) => r.action === 'simulate' && r.resource_id === ids.simulationA));
+  });
+
   it('writes a CSV cell that begins with a formula character as text', () => {
     const raw = text(u, 'panel-answers.csv');
     assert.ok(raw.includes(`"'=HYPERLINK(""http://evil.example"")"`), raw.split('\n')[1]);
@@ -206,5 +216,32 @@ describe('the export of a mind without a snapshot, and of a big one', () => {
     assert.equal(rows[1233]?.text, 'Sentence number 1233.');
     assert.equal(u.readme.files.find((f) => f.name.endsWith('memories.csv'))?.count, 1234);
     assert.equal(queries.filter((q) => /from "memories"/.test(q) && /"seq" > /.test(q)).length, 3);
+  });
+});
+
+describe('the dashboard download', () => {
+  it("the mind page links the same archive, streamed for the session's account only", async () => {
+    const { email } = await srv.admin.setPassword(srv.ownerAccountId, 'a long enough password');
+    const web = new WebClient(srv.baseUrl);
+    assert.equal((await web.logIn(email, 'a long enough password')).status, 303);
+    const page = await web.get(`/minds/${ids.a}`);
+    assert.match(page.text, new RegExp(`<a href="/minds/${ids.a}/export" download>`));
+    const res = await fetch(`${srv.baseUrl}/minds/${ids.a}/export`, { headers: { cookie: web.cookieHeader() } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/zip');
+    assert.match(res.headers.get('content-disposition') ?? '', /^attachment; filename="mindsim-export-[a-z0-9-]+-\d{4}-\d{2}-\d{2}\.zip"$/);
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    const readme = JSON.parse(strFromU8(files['README.json'] ?? new Uint8Array())) as Unpacked['readme'];
+    assert.deepEqual(Object.keys(files).filter((n) => n !== 'README.json').sort(), readme.files.map((f) => f.name).sort());
+    assert.equal(readme.mind.id, ids.a);
+
+    const stranger = new WebClient(srv.baseUrl);
+    assert.equal((await stranger.signUp('export-stranger@example.com', 'another long password')).status, 303);
+    const theirs = await stranger.get(`/minds/${ids.a}/export`);
+    assert.equal(theirs.status, 404);
+    assert.doesNotMatch(theirs.text, /HYPERLINK|PK/);
+    const anonymous = await new WebClient(srv.baseUrl).get(`/minds/${ids.a}/export`);
+    assert.ok([302, 303].includes(anonymous.status), String(anonymous.status));
+    assert.match(anonymous.headers.get('location') ?? '', /^\/login\?next=/);
   });
 });

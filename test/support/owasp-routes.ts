@@ -145,6 +145,7 @@ const V1_AND_OTHERS: Record<string, RouteSpec> = {
   'GET /minds/:mindId': { kind: 'page', owned: true, req: (t) => ({ url: `/minds/${t.mindId}` }) },
   'GET /minds/:mindId/snapshots': { kind: 'page', owned: true, req: (t) => ({ url: `/minds/${t.mindId}/snapshots` }) },
   'GET /minds/:mindId/profile': { kind: 'page', owned: true, req: (t) => ({ url: `/minds/${t.mindId}/profile` }) },
+  'GET /minds/:mindId/export': { kind: 'page', owned: true, req: (t) => ({ url: `/minds/${t.mindId}/export` }) },
   'GET /minds/:mindId/audit': { kind: 'page', owned: true, req: (t) => ({ url: `/minds/${t.mindId}/audit` }) },
   'POST /minds/:mindId/uploads': { kind: 'form', owned: true, req: (t) => ({ url: `/minds/${t.mindId}/uploads`, json: { fileName: 'w.vtt' } }) },
   'POST /minds/:mindId/snapshots': { kind: 'form', owned: true, inner: true, req: (t) => ({ url: `/minds/${t.mindId}/snapshots`, json: { artifactId: t.artifactId } }) },
