@@ -29,11 +29,12 @@ interface CompromiseSentence {
 }
 
 const PERSON_TAGS = new Set(['Person', 'FirstName', 'LastName', 'MaleName', 'FemaleName']);
-const NOT_NAME_TAGS = new Set(['Honorific', 'Actor', 'Pronoun', 'Determiner', 'Adjective', 'Verb', 'Value', 'Date', 'Month', 'WeekDay', 'Acronym']);
+const NOT_NAME_TAGS = new Set(['Honorific', 'Actor', 'Pronoun', 'Determiner', 'Adjective', 'Verb', 'Value', 'Date', 'Month', 'WeekDay', 'Acronym', 'Preposition', 'Conjunction', 'Adverb', 'QuestionWord', 'Organization', 'Place', 'Expression']);
 /** Words compromise sometimes reads as names that, in an interview, are almost always something else. */
 const NOT_NAMES = new Set(
   ('i mom mum dad mother father sister brother grandma grandpa granny nan uncle aunt auntie wife husband son daughter boss god lord jesus christ ' +
-    'mr mrs ms miss dr sir madam professor prof hey hi hello yeah okay ok thanks thank well so um uh like').split(' '),
+    'mr mrs ms miss dr sir madam professor prof hey hi hello yeah okay ok thanks thank well so um uh like ' +
+    'as on in at to of and or but the a an for with from by if when then dear yes no oh').split(' '),
 );
 
 /** A name as its key: lower case, accents off, possessive and punctuation dropped, single spaces. */
@@ -66,6 +67,22 @@ const extendsName = (t: CompromiseTerm): boolean => titled(t) && t.tags.includes
 /** Nothing but a space between two words (no comma, full stop or dash). */
 const joined = (a: CompromiseTerm, b: CompromiseTerm): boolean => /^\s*$/.test(a.post) && /^\s*$/.test(b.pre) && !/['’]s$/i.test(a.text);
 
+/** A text with no capital letter but "I" (automatic captions): names are in lower case there too. */
+const captionStyle = (text: string): boolean => !/\p{Lu}/u.test(text.replace(/\bI\b/g, ''));
+
+/**
+ * Where compromise's lexicon does not know a name (many given names outside English), the way
+ * people talk about someone: a capitalised word that is no common word, right before "told me",
+ * "said", "asked", "and I" …, or right after "my friend", "my colleague", "I called", "with" ….
+ */
+const SAID_AFTER = /^\s*(?:told|said|says|asked|thinks|thought|called|texted|wrote|mentioned|and I|and me|was telling|had said|always says)\b/;
+const SAID_BEFORE = /(?:\bmy (?:friend|colleague|co-worker|coworker|boss|manager|partner|wife|husband|sister|brother|mom|mum|dad|cousin|neighbou?r|cofounder|co-founder|mentor|son|daughter|aunt|uncle)|\b(?:I|we) (?:called|asked|told|met|hired|texted)|\bworked with|\btalked to|\bspoke to)\s+$/i;
+const cued = (text: string, t: CompromiseTerm): boolean =>
+  SAID_AFTER.test(text.slice(t.offset.start + t.text.length, t.offset.start + t.text.length + 24)) || SAID_BEFORE.test(text.slice(Math.max(0, t.offset.start - 30), t.offset.start));
+const UNCOMMON_TAGS = new Set(['ProperNoun', 'Noun', 'Singular']);
+/** A capitalised word compromise reads only as a (proper) noun: no verb, adjective, pronoun … */
+const nameLike = (t: CompromiseTerm): boolean => titled(t) && allowed(t) && t.tags.every((tag) => UNCOMMON_TAGS.has(tag) || PERSON_TAGS.has(tag));
+
 /** The third parties' names in a text (each a span of its name words). */
 export function findPeople(text: string, speakers: ReadonlySet<string> = new Set()): Span[] {
   if (!/\p{L}/u.test(text)) return [];
@@ -74,7 +91,7 @@ export function findPeople(text: string, speakers: ReadonlySet<string> = new Set
   for (const { terms } of sentences) {
     for (let i = 0; i < terms.length; i++) {
       const seed = terms[i];
-      if (!seed || !isPersonTerm(seed)) continue;
+      if (!seed || !(isPersonTerm(seed) || (nameLike(seed) && cued(text, seed)))) continue;
       let from = i;
       let to = i;
       while (from > 0 && extendsName(terms[from - 1] as CompromiseTerm) && joined(terms[from - 1] as CompromiseTerm, terms[from] as CompromiseTerm)) from--;
@@ -109,7 +126,7 @@ function addRun(text: string, run: CompromiseTerm[], speakers: ReadonlySet<strin
   end = start + value.length;
   const words = nameKey(value).split(' ').filter(Boolean);
   if (words.length === 0 || words.every((w) => speakers.has(w))) return;
-  // A name said in lower case (automatic captions) is taken only when it is two words or a known given name.
-  if (value === value.toLowerCase() && words.length === 1 && !run[0]?.tags.includes('FirstName')) return;
+  // A name in lower case is taken only from a text in lower case throughout (automatic captions), and then only a known given name or two words.
+  if (value === value.toLowerCase() && (!captionStyle(text) || (words.length === 1 && !run[0]?.tags.includes('FirstName')))) return;
   spans.push({ start, end, kind: 'person', value });
 }

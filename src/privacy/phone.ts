@@ -11,20 +11,31 @@ import type { Span } from './kinds.ts';
  * Phone numbers, found by libphonenumber-js (Google's libphonenumber metadata, maintained, MIT)
  * with its full metadata: a number must be valid for its country (length and number plan), so
  * years, prices, versions and quantities are not numbers. International numbers (+44 …) are found
- * whatever the default; national ones are read as numbers of each of the default countries.
+ * whatever the default; national ones are read as numbers of each of the default countries. A
+ * number the metadata does not know as allocated is still taken when it is written as a phone
+ * number is: with its "+" country code, an area code in parentheses, or a trunk "0" and grouping
+ * ("07911 455482"): it is someone's number to whoever said it, allocated or not.
  */
+/** Written as a phone number: "+…", "(…)…", or a trunk 0 with groups. */
+const PHONE_WRITTEN = /^(?:\+\d|\(\d{2,5}\)|0\d{2,5}[ -]\d)/;
+
 export const DEFAULT_PHONE_COUNTRIES: readonly CountryCode[] = ['US', 'GB'];
 
 export function findPhones(text: string, countries: readonly CountryCode[] = DEFAULT_PHONE_COUNTRIES): Span[] {
-  if (!/\d{2}/.test(text)) return [];
+  // A phone number has at least seven digits: most texts need no look at all.
+  if ((text.match(/\d/g)?.length ?? 0) < 7) return [];
+  const writtenLikeOne = /\+\d|\(\d|(?<![\d.,])0\d/.test(text);
   const spans: Span[] = [];
   const seen = new Set<string>();
   for (const country of countries) {
-    for (const found of phoneLibrary().findPhoneNumbersInText(text, { defaultCountry: country })) {
-      const key = `${found.startsAt}:${found.endsAt}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      spans.push({ start: found.startsAt, end: found.endsAt, kind: 'phone', value: text.slice(found.startsAt, found.endsAt) });
+    for (const extended of writtenLikeOne ? [false, true] : [false]) {
+      for (const found of phoneLibrary().findPhoneNumbersInText(text, { defaultCountry: country, extended })) {
+        const key = `${found.startsAt}:${found.endsAt}`;
+        const value = text.slice(found.startsAt, found.endsAt);
+        if (seen.has(key) || (extended && !PHONE_WRITTEN.test(value))) continue;
+        seen.add(key);
+        spans.push({ start: found.startsAt, end: found.endsAt, kind: 'phone', value });
+      }
     }
   }
   return spans;
