@@ -1,6 +1,6 @@
 import type { AccessLogRow } from '../store/db/repos/access-log.ts';
 import type { Store } from '../store/store.ts';
-import { invalid } from '../kernel/errors.ts';
+import { invalid, notFound } from '../kernel/errors.ts';
 import { decodeCursor, toPage, type Page } from '../kernel/pagination.ts';
 import { iso, type Runtime } from '../kernel/runtime.ts';
 import type { AuthContext } from './accounts.ts';
@@ -149,12 +149,21 @@ export class AccessLogService {
     this.draining = null;
   }
 
-  /** A page of the account's log, newest first; `mindId` of another account (or none) is simply an empty page. */
+  /**
+   * A page of the account's log, newest first. A `mindId` the account knows (one of its minds, or
+   * one its log names: a deleted mind's rows outlive it) may give an empty page; any other, another
+   * account's included, is 404 as everywhere in the API.
+   */
   async list(auth: AuthContext, q: AuditQuery, limit: number, cursor?: string): Promise<Page<AuditEntry>> {
     const from = q.from === undefined ? undefined : instant(q.from, 'from');
     const to = q.to === undefined ? undefined : instant(q.to, 'to');
     if (from !== undefined && to !== undefined && from > to) throw invalid('invalid_range', '"from" is after "to".', { fields: ['from', 'to'] });
-    const rows = await this.store.repos.accessLog.page({ accountId: auth.accountId, mindId: q.mindId, from, to }, decodeCursor(cursor), limit);
+    const log = this.store.repos.accessLog;
+    const rows = await log.page({ accountId: auth.accountId, mindId: q.mindId, from, to }, decodeCursor(cursor), limit);
+    if (rows.length === 0 && q.mindId !== undefined) {
+      const known = (await this.store.repos.minds.byId(auth.accountId, q.mindId)) ?? (await log.page({ accountId: auth.accountId, mindId: q.mindId }, null, 0))[0];
+      if (!known) throw notFound('The mind', 'mind_not_found');
+    }
     return toPage(rows, limit, toEntry, (r) => r.at);
   }
 

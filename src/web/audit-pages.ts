@@ -31,6 +31,9 @@ export const PAGE_AUDITED: Readonly<Record<string, AuditSpec>> = {
   'POST /minds/:mindId/rename': { action: 'mind.update', minds: paramMind },
   'GET /minds/:mindId/delete': { action: 'mind.read', minds: paramMind },
   'POST /minds/:mindId/delete': { action: 'mind.delete', minds: paramMind },
+  'POST /minds/:mindId/consent': { action: 'consent.change', minds: paramMind },
+  'GET /minds/:mindId/consent/withdraw': { action: 'mind.read', minds: paramMind },
+  'POST /minds/:mindId/consent/withdraw': { action: 'consent.change', minds: paramMind },
   'GET /minds/:mindId/profile': { action: 'profile.read', minds: paramMind },
   'GET /minds/:mindId/export': { action: 'mind.export', minds: paramMind },
   'POST /minds/:mindId/uploads': { action: 'upload.create', minds: paramMind, resource: (c) => str(pick(c.payload, 'artifactId')) },
@@ -68,6 +71,7 @@ export const PAGE_NOT_CONTENT: Readonly<Record<string, string>> = {
   'GET /usage': 'request counts',
   'GET /account': 'the account page',
   'POST /account/password': 'changes the password',
+  'POST /account/privacy': "changes the account's privacy settings (consent required, retention)",
 };
 
 /** The session's account as the audit records it; null when nobody is logged in. */

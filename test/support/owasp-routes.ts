@@ -106,8 +106,7 @@ const V1_AND_OTHERS: Record<string, RouteSpec> = {
   'GET /api/public/v1/minds/:mindId/profile': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/profile` }) },
   'GET /api/public/v1/webhook-events': { kind: 'api', req: none(`${API}/webhook-events`) },
   'GET /api/public/v1/usage': { kind: 'api', req: none(`${API}/usage?from=2026-01-01&to=2026-01-31`) },
-  // The access log: another account's mindId is an empty page, not a 404 (rows outlive their mind), so it is not `owned`.
-  'GET /api/public/v1/audit': { kind: 'api', req: (t) => ({ url: `${API}/audit?mindId=${t.mindId}&from=2026-01-01` }) },
+  'GET /api/public/v1/audit': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/audit?mindId=${t.mindId}&from=2026-01-01` }) },
   // MCP (Bearer API key, JSON-RPC).
   'POST /mcp': { kind: 'mcp', owned: true, req: (t) => ({ url: '/mcp', json: tool('get_profile', { mindId: t.mindId }) }) },
   'GET /mcp': { kind: 'mcp', req: none('/mcp') },

@@ -3,7 +3,7 @@ import { API_PREFIX, type Transport } from './transport.ts';
 import type { AuditEntry, AuditList } from './types.ts';
 
 export interface AuditListOptions {
-  /** Only this mind's rows (they outlive the mind; another account's mind gives nothing). */
+  /** Only this mind's rows (they outlive the mind; a mind the account never had is 404). */
   mindId?: string;
   /** From this time, included: an ISO date (UTC, from its first moment) or date-time. */
   from?: string;

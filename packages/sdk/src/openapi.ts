@@ -3679,7 +3679,7 @@ export interface paths {
                 query?: {
                     limit?: number;
                     cursor?: string;
-                    /** @description Only this mind's rows (kept after the mind is deleted; another account's mind gives an empty page) */
+                    /** @description Only this mind's rows (kept after the mind is deleted); 404 for a mind the account neither has nor has rows about */
                     mindId?: string;
                     /** @description From this time, included (a date: from its first moment) */
                     from?: string;
@@ -3712,6 +3712,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -20,7 +20,7 @@ export const auditRoutes =
             'Rows hold ids, never content, and are kept after the mind is erased; the database refuses to change them or to delete them ' +
             'before AUDIT_RETENTION_DAYS.',
           querystring: AuditQuery,
-          response: { 200: AuditList, ...errorResponses(400, 401) },
+          response: { 200: AuditList, ...errorResponses(400, 401, 404) },
         },
       },
       async (req, reply) => {

@@ -6,7 +6,7 @@ const Instant = z
   .describe('An ISO date (YYYY-MM-DD, UTC) or date-time (with Z or an offset)');
 
 export const AuditQuery = PageQuery.extend({
-  mindId: Id.optional().describe("Only this mind's rows (kept after the mind is deleted; another account's mind gives an empty page)"),
+  mindId: Id.optional().describe("Only this mind's rows (kept after the mind is deleted); 404 for a mind the account neither has nor has rows about"),
   from: Instant.optional().describe('From this time, included (a date: from its first moment)'),
   to: Instant.optional().describe('Until this time, included (a date: to its last moment)'),
 });
