@@ -18,6 +18,7 @@ import { keyPages } from './routes/keys.ts';
 import { mindPages } from './routes/minds.ts';
 import { conversationPages } from './routes/conversations.ts';
 import { mindDetailPages } from './routes/mind.ts';
+import { mindConsentPages } from './routes/mind-consent.ts';
 import { mindExportPages } from './routes/mind-export.ts';
 import { panelPages } from './routes/panels.ts';
 import { usagePages } from './routes/usage.ts';
@@ -87,6 +88,7 @@ function sessionPages(s: Services, web: WebSettings) {
     await app.register(keyPages(s));
     await app.register(mindPages(s));
     await app.register(mindDetailPages(s));
+    await app.register(mindConsentPages(s));
     await app.register(mindExportPages(s));
     await app.register(conversationPages(s));
     await app.register(auditPages(s));

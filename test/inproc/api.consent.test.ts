@@ -28,6 +28,7 @@ import { SAM_QUESTIONS } from '../../testkit/panels.ts';
 import { PG_SKIP, createDatabase, type TestDatabase } from '../../testkit/scale.ts';
 import { blobOf, failure, statusOf, waitFor, type TestSdk } from '../../testkit/sdk.ts';
 import { startService, type Service } from '../../testkit/service.ts';
+import { WebClient } from '../support/web.ts';
 
 const STANDARD = 'mind-reasoner-standard';
 const PRO = 'mind-reasoner-pro';
@@ -435,5 +436,64 @@ describe('withdrawal of consent', { concurrency: false }, () => {
       assert.deepEqual((await failure(s.simulate(ask(none.mindId)))).details?.missing, ['simulate']);
       assert.equal(await statusOf(s.simulate(ask(kept.mindId))), 200);
     });
+  });
+});
+
+describe('the dashboard', { concurrency: false }, () => {
+  const PASSWORD = 'a long enough password';
+  let web: WebClient;
+  before(async () => {
+    const { email } = await srv.admin.setPassword(srv.ownerAccountId, PASSWORD);
+    web = new WebClient(srv.baseUrl);
+    assert.equal((await web.logIn(email, PASSWORD)).status, 303);
+  });
+
+  /** Posts a form from `from` with repeated fields allowed (checkboxes). */
+  const post = async (path: string, fields: Array<[string, string]>, from: string) =>
+    web.request('POST', path, new URLSearchParams([['_csrf', await web.csrf(from)], ...fields]).toString(), { 'content-type': 'application/x-www-form-urlencoded' });
+
+  it('the mind page shows the consent record and sets, clears and (after a confirmation page) withdraws it', async () => {
+    const { mind } = await sdk.minds.create('Dashboard Person');
+    const page = `/minds/${mind.id}`;
+    assert.match((await web.get(page)).text, /No consent on record/);
+
+    const set = await post(`${page}/consent`, [['status', 'granted'], ['subject', 'D. P.'], ['obtainedAt', '2026-03-02'], ['method', 'contract'], ['scope', 'simulate'], ['scope', 'llm'], ['expiresAt', ''], ['evidenceArtifactId', '']], page);
+    assert.equal(set.status, 303);
+    assert.deepEqual((await sdk.minds.get(mind.id)).consent, { status: 'granted', subject: 'D. P.', obtainedAt: '2026-03-02T00:00:00.000Z', method: 'contract', scope: ['simulate', 'llm'], expiresAt: null, evidenceArtifactId: null });
+    const shown = (await web.get(page)).text;
+    assert.match(shown, /D\. P\./);
+    assert.match(shown, /simulate, llm/);
+
+    const bad = await post(`${page}/consent`, [['status', 'granted'], ['subject', ''], ['obtainedAt', '2026-03-02'], ['method', 'contract']], page);
+    assert.equal(bad.status, 400);
+    assert.match(bad.text, /consent\.subject/);
+    assert.equal((await post(`${page}/consent`, [['status', 'unknown']], page)).status, 303);
+    assert.deepEqual((await sdk.minds.get(mind.id)).consent, { status: 'unknown' });
+
+    const confirm = await web.get(`${page}/consent/withdraw`);
+    assert.equal(confirm.status, 200);
+    assert.match(confirm.text, /cannot be undone/);
+    assert.equal((await sdk.minds.get(mind.id)).name, 'Dashboard Person', 'the confirmation page changes nothing');
+    const done = await post(`${page}/consent/withdraw`, [], `${page}/consent/withdraw`);
+    assert.equal(done.status, 200);
+    assert.match(done.text, /Consent withdrawn/);
+    assert.equal((await web.get(page)).status, 410);
+    assert.equal((await failure(sdk.minds.get(mind.id))).code, 'CONSENT_WITHDRAWN');
+  });
+
+  it('the account page sets requireConsent and retentionDays; a bad value is refused with its reason', async () => {
+    try {
+      const saved = await post('/account/privacy', [['requireConsent', 'on'], ['retentionDays', '90']], '/account');
+      assert.equal(saved.status, 200);
+      assert.match(saved.text, /Privacy settings saved/);
+      assert.deepEqual(await sdk.account.privacy(), { requireConsent: true, retentionDays: 90 });
+      const bad = await post('/account/privacy', [['retentionDays', '0']], '/account');
+      assert.equal(bad.status, 400);
+      assert.match(bad.text, /retentionDays/);
+      assert.deepEqual(await sdk.account.privacy(), { requireConsent: true, retentionDays: 90 }, 'a refused form changes nothing');
+    } finally {
+      assert.equal((await post('/account/privacy', [['retentionDays', '']], '/account')).status, 200);
+    }
+    assert.deepEqual(await sdk.account.privacy(), { requireConsent: false, retentionDays: null }, 'an unticked box turns it off; an empty number keeps everything');
   });
 });

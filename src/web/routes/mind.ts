@@ -84,6 +84,8 @@ export function mindDetailPages(s: Services) {
         models: s.simulation.models(),
         conversations: await conversationsOf(s, auth, mind.id),
         conversationId: await playgroundConversation(s, auth, mind.id, req.query),
+        requireConsent: (await s.privacy.get(auth)).requireConsent,
+        consentExpired: mind.consent.status === 'granted' && mind.consent.expiresAt !== null && Date.parse(mind.consent.expiresAt) <= Date.now(),
       });
     });
 
