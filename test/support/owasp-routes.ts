@@ -106,6 +106,8 @@ const V1_AND_OTHERS: Record<string, RouteSpec> = {
   'GET /api/public/v1/minds/:mindId/profile': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/profile` }) },
   'GET /api/public/v1/webhook-events': { kind: 'api', req: none(`${API}/webhook-events`) },
   'GET /api/public/v1/usage': { kind: 'api', req: none(`${API}/usage?from=2026-01-01&to=2026-01-31`) },
+  'GET /api/public/v1/account/privacy': { kind: 'api', req: none(`${API}/account/privacy`) },
+  'PUT /api/public/v1/account/privacy': { kind: 'api', req: () => ({ url: `${API}/account/privacy`, json: { requireConsent: false } }) },
   'GET /api/public/v1/audit': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/audit?mindId=${t.mindId}&from=2026-01-01` }) },
   // MCP (Bearer API key, JSON-RPC).
   'POST /mcp': { kind: 'mcp', owned: true, req: (t) => ({ url: '/mcp', json: tool('get_profile', { mindId: t.mindId }) }) },
@@ -169,6 +171,10 @@ const V1_AND_OTHERS: Record<string, RouteSpec> = {
   'GET /usage': { kind: 'page', req: none('/usage') },
   'GET /account': { kind: 'page', req: none('/account') },
   'POST /account/password': { kind: 'form', req: () => ({ url: '/account/password', form: { current: 'wrong password!', password: 'another long password' } }) },
+  'POST /account/privacy': { kind: 'form', req: () => ({ url: '/account/privacy', form: { retentionDays: '' } }) },
+  'POST /minds/:mindId/consent': { kind: 'form', owned: true, destructive: true, req: (t) => ({ url: `/minds/${t.mindId}/consent`, form: { status: 'unknown' } }) },
+  'GET /minds/:mindId/consent/withdraw': { kind: 'page', owned: true, req: (t) => ({ url: `/minds/${t.mindId}/consent/withdraw` }) },
+  'POST /minds/:mindId/consent/withdraw': { kind: 'form', owned: true, destructive: true, req: (t) => ({ url: `/minds/${t.mindId}/consent/withdraw`, form: {} }) },
 };
 
 /** The API under its newer prefix (/api/mindsim) is the same implementation: every check runs there too. */
