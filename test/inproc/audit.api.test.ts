@@ -164,6 +164,19 @@ describe('what the log records', () => {
     try {
       const refusedPanel = await failure(a.panels.create({ mindIds: [mindId], questions: [{ text: 'Do you run?', type: 'single', options: ['Yes', 'No'] }] }));
       assert.equal(refusedPanel.status, 403);
+      // The same refusal over MCP (run_panel), and a streamed simulation.
+      const mcp = await fetch(`${srv.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${srv.apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'run_panel', arguments: { mindIds: [mindId], questions: [{ text: 'Do you run?', type: 'single', options: ['Yes', 'No'] }], wait: false } } }),
+      });
+      assert.match(await mcp.text(), /"isError":\s*true[\s\S]*403|403[\s\S]*"isError":\s*true/);
+      const streamed = await fetch(`${srv.api}/simulate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${srv.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ mindId, scenario: { message: 'What do you do first?' }, stream: true }),
+      });
+      assert.match(await streamed.text(), /event: result/);
       await a.simulate({ mindId, scenario: { message: 'How do you start your day?' } });
     } finally {
       await a.account.setPrivacy({ requireConsent: false });
@@ -172,6 +185,8 @@ describe('what the log records', () => {
     const rows = await rowsOf(a, { mindId });
     const actions = rows.map((r) => r.action);
     for (const action of ['mind.create', 'snapshot.create', 'consent.change', 'panel.create.denied', 'simulate', 'mind.delete']) assert.ok(actions.includes(action), `${action} in ${actions.join(', ')}`);
+    assert.equal(actions.filter((x) => x === 'panel.create.denied').length, 2, 'REST and MCP');
+    assert.equal(actions.filter((x) => x === 'simulate').length, 2, 'streamed and not');
     assert.equal(rows[0]?.action, 'mind.delete', 'the deletion is the newest row');
     assert.ok(rows.every((r) => r.actor.startsWith('key:') && r.ip === '127.0.0.1'));
     const raw = JSON.stringify(rows);
