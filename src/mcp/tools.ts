@@ -9,6 +9,7 @@ import { isFinal } from '../domain/snapshot.ts';
 import { run, type McpTransportKind } from './results.ts';
 import { registerUploadTools, type SignedUploadBackend } from './upload-tools.ts';
 import { registerMindTools, type MindReadBackend } from './mind-tools.ts';
+import { registerRedactionTools, type RedactionBackend } from './redaction-tools.ts';
 import { registerSimulationTools, type SimulationBackend } from './simulation-tools.ts';
 import { registerPanelTools, type PanelBackend } from './panel-tools.ts';
 
@@ -27,7 +28,7 @@ export interface UploadRequest {
 }
 
 /** What the tools need; one implementation per transport. */
-export interface MindsimBackend extends SignedUploadBackend, MindReadBackend, SimulationBackend, PanelBackend {
+export interface MindsimBackend extends SignedUploadBackend, MindReadBackend, SimulationBackend, PanelBackend, RedactionBackend {
   createMind(name: string): Promise<unknown>;
   listMinds(limit: number): Promise<unknown[]>;
   uploadTranscript(req: UploadRequest): Promise<unknown>;
@@ -133,6 +134,7 @@ export function createMcpServer(backend: MindsimBackend, kind: McpTransportKind,
   registerUploadTools(server, backend, kind);
   registerSimulationTools(server, backend);
   registerMindTools(server, backend, run);
+  registerRedactionTools(server, backend, run);
   registerPanelTools(server, backend);
   const getProfile = backend.getProfile?.bind(backend);
   if (getProfile) {

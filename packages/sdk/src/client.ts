@@ -9,6 +9,7 @@ import type {
   AccountPrivacy,
   AccountPrivacyUpdate,
   ConsentInput,
+  RedactionMode,
   ConsentWithdrawal,
   CreatedMind,
   CreateMindRequest,
@@ -147,6 +148,12 @@ export class MindsimClient {
      * simulations and panel answers are erased; afterwards the mind answers 410 CONSENT_WITHDRAWN.
      */
     withdrawConsent: (mindId: string, signal?: AbortSignal) => this.minds.put(mindId, { consent: { status: 'withdrawn' } }, signal),
+    /**
+     * How the person's data is redacted: off, outbound (e-mails, phones, cards, IBANs, addresses, personal
+     * URLs, dates of birth and third parties' names never reach the LLM provider) or stored (not stored
+     * either); applies to snapshots processed afterwards: `{success, mind}`.
+     */
+    setRedaction: (mindId: string, redaction: RedactionMode, signal?: AbortSignal) => this.minds.put(mindId, { redaction }, signal),
     /** The mind carries exactly these tags afterwards (missing ones are made; [] clears): `{mind}`. */
     setTags: (mindId: string, tagNames: string[], signal?: AbortSignal) =>
       this.transport.json<{ mind: Mind }>({ method: 'PUT', path: `${API_PREFIX}/minds/${enc(mindId)}/tags`, json: { tagNames }, signal }),

@@ -35,6 +35,10 @@ export type ConsentInput = NonNullable<PutMindRequest['consent']>;
 /** PUT /minds/{mindId} with consent withdrawn: the mind and the person's data are erased. */
 export type ConsentWithdrawal = components['schemas']['ConsentWithdrawal'];
 export type AccountPrivacy = components['schemas']['AccountPrivacy'];
+/** How a mind's personal data is redacted: off, outbound (never sent to the LLM provider), stored (never stored either). */
+export type RedactionMode = Mind['redaction'];
+/** Values replaced by placeholders, counted by kind (email, phone, card, iban, address, url, dob, person). */
+export type RedactionCounts = components['schemas']['RedactionCounts'];
 export type AccountPrivacyUpdate = JsonBody<'/api/public/v1/account/privacy', 'put'>;
 export type MindSearchResult = Ok<'/api/public/v1/minds/search', 'get'>;
 export type DeletedTag = Ok<'/api/public/v1/tags/{tagId}', 'delete'>;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { ApiError, type ConsentInput, type MindsimClient } from '@mindsim/sdk';
+import { ApiError, type ConsentInput, type MindsimClient, type RedactionMode } from '@mindsim/sdk';
 import type { PanelToolRequest } from '../../mcp/panel-tools.ts';
 import type { SimulateToolRequest } from '../../mcp/simulation-tools.ts';
 import type { MindsimBackend, UploadRequest } from '../../mcp/tools.ts';
@@ -22,6 +22,10 @@ class SdkBackend implements MindsimBackend {
 
   createMind(name: string) {
     return this.client.minds.create(name);
+  }
+
+  setRedaction(mindId: string, redaction: RedactionMode) {
+    return this.client.minds.setRedaction(mindId, redaction);
   }
 
   async listMinds(limit: number) {

@@ -1,9 +1,16 @@
 import type { Command } from 'commander';
-import type { Mind } from '@mindsim/sdk';
+import type { Mind, RedactionMode } from '@mindsim/sdk';
 import { clientFrom } from './config.ts';
 import { UsageError, dim, printJson, type OutputOptions } from './terminal.ts';
 
 type Global = () => OutputOptions;
+
+const REDACTION_MODES: readonly RedactionMode[] = ['off', 'outbound', 'stored'];
+const REDACTION_HELP = 'off, outbound (never sent to the LLM provider) or stored (not stored either)';
+function redactionMode(value: string): RedactionMode {
+  if (!(REDACTION_MODES as readonly string[]).includes(value)) throw new UsageError(`--redaction takes ${REDACTION_MODES.join(', ')} (not ${value})`);
+  return value as RedactionMode;
+}
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 const tagList = (m: Mind) => (m.tags.length ? `  [${m.tags.map((t) => t.name).join(', ')}]` : '');
@@ -11,7 +18,7 @@ const printMinds = (minds: Mind[]) => {
   for (const m of minds) console.log(`${m.id}  ${m.createdAt.slice(0, 10)}  ${m.name}${tagList(m)}`);
 };
 
-/** `mindsim minds create|ls|search|tag|rm`. */
+/** `mindsim minds create|update|ls|search|tag|rm`. */
 export function mindsCommands(program: Command, global: Global): void {
   const minds = program.command('minds').description('create, list, search, tag and delete minds');
 
@@ -19,10 +26,25 @@ export function mindsCommands(program: Command, global: Global): void {
     .command('create <name>')
     .description('create a mind (and its Default digital twin)')
     .option('--tag <name>', 'a tag for the mind (repeatable; missing tags are made)', collect, [])
-    .action(async (name: string, opts: { tag: string[] }) => {
-      const created = await clientFrom().minds.create(opts.tag.length ? { name, tags: opts.tag } : name);
+    .option('--redaction <mode>', `personal data redaction: ${REDACTION_HELP} (default: the service's REDACTION)`)
+    .action(async (name: string, opts: { tag: string[]; redaction?: string }) => {
+      const redaction = opts.redaction === undefined ? undefined : redactionMode(opts.redaction);
+      const created = await clientFrom().minds.create(opts.tag.length || redaction ? { name, ...(opts.tag.length ? { tags: opts.tag } : {}), ...(redaction ? { redaction } : {}) } : name);
       if (global().json) return printJson(created);
-      console.log(`Created mind ${created.mind.id} "${created.mind.name}" (digital twin ${created.digitalTwin.id})`);
+      console.log(`Created mind ${created.mind.id} "${created.mind.name}" (digital twin ${created.digitalTwin.id}, redaction ${created.mind.redaction})`);
+    });
+
+  minds
+    .command('update <mindId>')
+    .description('change a mind: its name, its redaction (applies to snapshots processed afterwards)')
+    .option('--name <name>', 'a new name')
+    .option('--redaction <mode>', `personal data redaction: ${REDACTION_HELP}`)
+    .action(async (mindId: string, opts: { name?: string; redaction?: string }) => {
+      if (opts.name === undefined && opts.redaction === undefined) throw new UsageError('give --name or --redaction');
+      const changes = { ...(opts.name !== undefined ? { name: opts.name } : {}), ...(opts.redaction !== undefined ? { redaction: redactionMode(opts.redaction) } : {}) };
+      const updated = await clientFrom().minds.put(mindId, changes);
+      if (global().json) return printJson(updated);
+      console.log(`Updated mind ${updated.mind.id} "${updated.mind.name}" (redaction ${updated.mind.redaction})`);
     });
 
   minds

@@ -38,6 +38,7 @@ export const MCP_AUDITED: Readonly<Record<string, McpAuditSpec>> = {
   allMinds: { action: 'minds.list', minds: () => [] },
   searchMinds: { action: 'minds.search', minds: () => [] },
   setConsent: { action: 'consent.change', minds: argMind },
+  setRedaction: { action: 'mind.update', minds: argMind },
   uploadTranscript: { action: 'snapshot.create', minds: argMind, resource: (c) => str(pick(c.result, 'mindAssessmentId')) },
   signedUploadUrl: { action: 'upload.create', minds: argMind, resource: (c) => str(pick(c.result, 'artifactId')) },
   createSnapshot: { action: 'snapshot.create', minds: argMind, resource: (c) => str(pick(c.result, 'mindAssessmentId')) },

@@ -6,6 +6,7 @@ import type { PanelToolRequest } from '../../mcp/panel-tools.ts';
 import type { SimulateToolRequest } from '../../mcp/simulation-tools.ts';
 import type { MindsimBackend, UploadRequest } from '../../mcp/tools.ts';
 import type { ConsentToolInput } from '../../mcp/mind-tools.ts';
+import type { RedactionMode } from '../../privacy/kinds.ts';
 import { ConsentInput } from '../schemas/consent.ts';
 import { authOf } from '../plugins/auth.ts';
 import { auditingBackend } from '../plugins/audit-mcp.ts';
@@ -27,6 +28,10 @@ export class ServiceBackend implements MindsimBackend {
 
   createMind(name: string) {
     return this.s.minds.create(this.auth, name);
+  }
+
+  async setRedaction(mindId: string, redaction: RedactionMode) {
+    return { success: true as const, mind: await this.s.minds.update(this.auth, mindId, { redaction }) };
   }
 
   async listMinds(limit: number) {
