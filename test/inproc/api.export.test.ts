@@ -11,6 +11,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { strFromU8, unzipSync } from 'fflate';
 import { blobOf, failure, interviewMind, waitFor, type TestSdk } from '../../testkit/sdk.ts';
 import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
+import { PG_SKIP, createDatabase, type TestDatabase } from '../../testkit/scale.ts';
 import { startService, type Service } from '../../testkit/service.ts';
 import { WebClient } from '../support/web.ts';
 
@@ -243,5 +244,51 @@ describe('the dashboard download', () => {
     const anonymous = await new WebClient(srv.baseUrl).get(`/minds/${ids.a}/export`);
     assert.ok([302, 303].includes(anonymous.status), String(anonymous.status));
     assert.match(anonymous.headers.get('location') ?? '', /^\/login\?next=/);
+  });
+});
+
+describe('the export of a withdrawn mind', () => {
+  it('answers 410 CONSENT_WITHDRAWN: nothing is left to export but the record of the withdrawal', async () => {
+    const { mind } = await sdk.minds.create('Withdrawn Person');
+    await sdk.minds.withdrawConsent(mind.id);
+    const err = await failure(sdk.minds.export(mind.id));
+    assert.equal(err.status, 410);
+    assert.equal(err.code, 'CONSENT_WITHDRAWN');
+  });
+});
+
+describe('the export on PostgreSQL', { skip: PG_SKIP }, () => {
+  let pg: TestDatabase;
+  let pgSrv: Service;
+  before(async () => {
+    pg = await createDatabase();
+    pgSrv = await startService({ DATABASE_URL: pg.url });
+  });
+  after(async () => {
+    await pgSrv?.close();
+    await pg?.drop();
+  });
+
+  it('holds every file listed, the counts README.json gives, long files in pages, and nothing of another mind', async () => {
+    const pgSdk = pgSrv.sdk();
+    const a = await interviewMind(pgSdk, 'Sam Okafor');
+    const b = await interviewMind(pgSdk, 'Other Person');
+    const sim = (await pgSdk.simulate({ mindId: a, scenario: { message: 'Coffee?' } })).simulationId;
+    await pgSdk.simulate({ mindId: b, scenario: { message: 'Coffee?' } });
+    const panel = await pgSdk.panels.create({ mindIds: [a, b], questions: [{ id: 'remote', text: 'Do you prefer working remotely?', type: 'single', options: ['Yes', 'No'] }] });
+    await pgSdk.panels.wait(panel.panel.id, { intervalMs: 20, maxIntervalMs: 100, timeoutMs: 60_000 });
+    const [snapshot] = (await pgSdk.snapshots.list(a).first()).snapshots;
+    const snapshotId = snapshot?.id ?? '';
+    const memories = Array.from({ length: 1100 }, (_, i) => ({ seq: i, speaker: 'Sam Okafor', text: `Sentence ${i}.`, start: i, end: i + 1, page: null, question: null }));
+    await pgSrv.ctx.store.repos.snapshots.replaceMemories(snapshotId, a, memories);
+
+    const u = await exportOf(pgSdk, a);
+    assert.deepEqual(Object.keys(u.files).filter((n) => n !== 'README.json').sort(), u.readme.files.map((f) => f.name).sort());
+    const count = (name: string) => u.readme.files.find((f) => f.name === name)?.count;
+    assert.deepEqual(csv(u, `snapshots/${snapshotId}/memories.csv`).map((r) => Number(r.seq)), memories.map((m) => m.seq));
+    assert.equal(count(`snapshots/${snapshotId}/memories.csv`), 1100);
+    assert.deepEqual(json<Array<{ id: string }>>(u, 'simulations.json').map((s) => s.id), [sim]);
+    assert.deepEqual(csv(u, 'panel-answers.csv').map((r) => [r.panel_id, r.question_id]), [[panel.panel.id, 'remote']]);
+    for (const [name, bytes] of Object.entries(u.files)) assert.ok(!strFromU8(bytes).includes(b), `${name} names the other mind`);
   });
 });
