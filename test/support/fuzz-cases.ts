@@ -7,6 +7,7 @@
 import fc, { type Arbitrary } from 'fast-check';
 import { CreateMindBody, PageQuery, SignedUrlQuery, SimulateBody, UpdateMindBody } from '../../src/http/schemas.ts';
 import { UsageQuery } from '../../src/http/schemas/usage.ts';
+import { AccountPrivacyUpdate } from '../../src/http/schemas/consent.ts';
 import { AuditQuery } from '../../src/http/schemas/audit.ts';
 import { MindsQuery, PutMindBody, RenameTagBody, SearchQuery, SetTagsBody } from '../../src/http/schemas/minds.ts';
 import { SimulationsQuery } from '../../src/http/schemas/simulations.ts';
@@ -228,6 +229,11 @@ export function cases(w: World): Record<string, Arbitrary<Case>> {
     'GET /api/public/v1/models': pageQuery.map((q) => ({ method: 'GET', url: `${API}/models${query(q)}`, headers: auth, ids: [] })),
     'GET /api/public/v1/webhook-events': pageQuery.map((q) => ({ method: 'GET', url: `${API}/webhook-events${query(q)}`, headers: auth, ids: [] })),
     'GET /api/public/v1/usage': usageQuery.map((q) => ({ method: 'GET', url: `${API}/usage${query(q)}`, headers: auth, ids: [] })),
+    'GET /api/public/v1/account/privacy': pageQuery.map((q) => ({ method: 'GET', url: `${API}/account/privacy${query(q)}`, headers: auth, ids: [] })),
+    // requireConsent stays off for B: turned on, B's simulations and panels would answer 403 to the cases after it.
+    'PUT /api/public/v1/account/privacy': fc
+      .tuple(jsonBody(valid(AccountPrivacyUpdate, { requireConsent: fc.constant(false) }), nearValid(AccountPrivacyUpdate, { requireConsent: fc.constant(false) })), jsonTypes)
+      .map(([body, type]) => ({ method: 'PUT', url: `${API}/account/privacy`, headers: { ...auth, ...withType(body, type) }, body, ids: [] })),
     'GET /api/public/v1/audit': fc
       .oneof(...[valid, nearValid].map((make) => make(AuditQuery, { mindId: ids.mind, cursor, from: auditTime, to: auditTime })), fc.dictionary(nastyString(10), nastyString(20)))
       .map((q) => ({ method: 'GET', url: `${API}/audit${query(q)}`, headers: auth, ids: typeof (q as { mindId?: unknown }).mindId === 'string' ? [(q as { mindId: string }).mindId] : [] })),

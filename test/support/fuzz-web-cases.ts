@@ -52,6 +52,27 @@ export function webCases(w: World, session: Session): Record<string, Arbitrary<C
     'POST /minds': form(fc.constant({ url: '/minds', ids: [] }), fc.record({ name: str(300) }, { requiredKeys: [] })),
     'POST /minds/:mindId/tags': form(ids.mind.map((id) => ({ url: `/minds/${enc(id)}/tags`, ids: [id] })), fc.record({ tags: fc.oneof(str(300), fc.constantFrom('', 'Fuzzed, fuzzed, FUZZED', `Tag of A, ${','.repeat(60)}`)) }, { requiredKeys: [] })),
     'POST /minds/:mindId/rename': form(ids.mind.map((id) => ({ url: `/minds/${enc(id)}/rename`, ids: [id] })), fc.record({ name: str(300) }, { requiredKeys: [] })),
+    'POST /minds/:mindId/consent': form(
+      ids.mind.map((id) => ({ url: `/minds/${enc(id)}/consent`, ids: [id] })),
+      fc.record(
+        {
+          status: fc.oneof(fc.constantFrom('granted', 'unknown', 'withdrawn'), str(20)),
+          subject: str(300),
+          obtainedAt: fc.oneof(fc.constantFrom('2026-01-05', '', '2026-02-30', '2026-01-05T10:00:00+02:00'), str(40)),
+          method: fc.oneof(fc.constantFrom('written', 'verbal', 'contract', 'public-record'), str(20)),
+          scope: fc.oneof(fc.constantFrom('simulate', 'panels', 'llm', ''), str(20)),
+          expiresAt: fc.oneof(fc.constantFrom('', '2030-01-01', '2000-01-01'), str(40)),
+          evidenceArtifactId: fc.oneof(fc.constantFrom('', w.a.pendingArtifactId), ids.any),
+        },
+        { requiredKeys: [] },
+      ),
+    ),
+    'POST /minds/:mindId/consent/withdraw': form(ids.deletable.map((id) => ({ url: `/minds/${enc(id)}/consent/withdraw`, ids: [id] })), fc.constant({})),
+    'POST /account/privacy': form(
+      fc.constant({ url: '/account/privacy', ids: [] }),
+      // requireConsent stays off for B (an unticked box): its other cases need its minds usable.
+      fc.record({ requireConsent: fc.constantFrom('', 'off'), retentionDays: fc.oneof(fc.constantFrom('', '30', '0', '36501', '1.5', '1e3'), str(12)) }, { requiredKeys: [] }),
+    ),
     'POST /minds/:mindId/delete': form(ids.deletable.map((id) => ({ url: `/minds/${enc(id)}/delete`, ids: [id] })), fc.constant({})),
     'POST /minds/:mindId/snapshots/:snapshotId/delete': form(
       fc.tuple(ids.mind, ids.deletableSnapshot).map(([m, id]) => ({ url: `/minds/${enc(m)}/snapshots/${enc(id)}/delete`, ids: [m, id] })),
@@ -66,6 +87,7 @@ export function webCases(w: World, session: Session): Record<string, Arbitrary<C
     'GET /minds/:mindId/profile': page((id) => `/minds/${id}/profile`),
     'GET /minds/:mindId/audit': page((id) => `/minds/${id}/audit?from=2026-01-01&to=2026-02-30&cursor=${enc('not a cursor')}`),
     'GET /minds/:mindId/delete': page((id) => `/minds/${id}/delete`),
+    'GET /minds/:mindId/consent/withdraw': page((id) => `/minds/${id}/consent/withdraw`),
     'GET /minds/:mindId/conversations/:simulationId': fc
       .tuple(ids.mind, fc.oneof(fc.constantFrom(w.a.simulationId, w.b.simulationId), ids.any))
       .map(([m, id]): Case => ({ method: 'GET', url: `/minds/${enc(m)}/conversations/${enc(id)}`, headers: { cookie: session.cookie }, ids: [m, id] })),
