@@ -217,6 +217,21 @@ describe('append-only, in the database itself', () => {
     assert.ok(!ids.includes(old) && ids.includes(young));
   });
 
+  it('a worker purges the rows past the retention when it starts (and every 6 hours after)', async () => {
+    const old = await rawAppend(srv.ctx.store, bAccount, daysAgo(35));
+    const young = await rawAppend(srv.ctx.store, bAccount, daysAgo(25));
+    const second = await startService({ DATA_DIR: srv.dataDir, AUDIT_RETENTION_DAYS: '30' });
+    try {
+      const ids = async () => (await srv.ctx.store.repos.accessLog.page({ accountId: bAccount }, null, 1000)).map((r) => r.id);
+      const deadline = Date.now() + 30_000;
+      while ((await ids()).includes(old) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(!(await ids()).includes(old), 'the old row went');
+      assert.ok((await ids()).includes(young), 'the young one stays');
+    } finally {
+      await second.close();
+    }
+  });
+
   describe('on PostgreSQL', { skip: PG_SKIP }, () => {
     let db: TestDatabase;
     let pg: Service;
