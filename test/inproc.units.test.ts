@@ -22,4 +22,5 @@ suites(import.meta.url, [
   'encoder',
   'search',
   'store.snapshot-management',
+  'privacy.redact',
 ]);

@@ -74,7 +74,7 @@ function withTail(text: string, end: number): number {
     }
     break;
   }
-  tail = words.join('');
+  tail = words.join('').replace(/[.,]+$/, '');
   // A tail must not begin a new sentence: the first word after a full stop is not a town.
   return end + tail.length;
 }

@@ -6,7 +6,7 @@ import type { Span } from './kinds.ts';
  * before the date. Only the date is replaced ("I was born on [date of birth]"). A date elsewhere
  * (when a product shipped, a meeting) is not personal data of this kind and stays.
  */
-const MONTH = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const MONTH = '(?:january|february|march|april|may|june|july|august|september|october|november|december|(?:jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\\.?)(?![a-z])';
 const DAY = '(?:[12]\\d|3[01]|0?[1-9])(?:st|nd|rd|th)?';
 const YEAR = "(?:1[89]\\d\\d|20\\d\\d|'\\d\\d)";
 const DATE = [

@@ -25,14 +25,18 @@ export function findPhones(text: string, countries: readonly CountryCode[] = DEF
   // A phone number has at least seven digits: most texts need no look at all.
   if ((text.match(/\d/g)?.length ?? 0) < 7) return [];
   const writtenLikeOne = /\+\d|\(\d|(?<![\d.,])0\d/.test(text);
+  // libphonenumber reads ", 212…" after a number as its extension (a comma is a dialling pause): a list of numbers is read as one.
+  // A comma before a space becomes a mark of the same length that ends a number (offsets unchanged).
+  const scanned = text.replace(/,(?=\s)/g, '!');
   const spans: Span[] = [];
   const seen = new Set<string>();
   for (const country of countries) {
     for (const extended of writtenLikeOne ? [false, true] : [false]) {
-      for (const found of phoneLibrary().findPhoneNumbersInText(text, { defaultCountry: country, extended })) {
+      for (const found of phoneLibrary().findPhoneNumbersInText(scanned, { defaultCountry: country, extended })) {
         const key = `${found.startsAt}:${found.endsAt}`;
         const value = text.slice(found.startsAt, found.endsAt);
-        if (seen.has(key) || (extended && !PHONE_WRITTEN.test(value))) continue;
+        // Written like a phone number, one number (no list), and not a longer reading of one found valid.
+        if (seen.has(key) || (extended && (!PHONE_WRITTEN.test(value) || /,/.test(value) || spans.some((s) => found.startsAt < s.end && s.start < found.endsAt)))) continue;
         seen.add(key);
         spans.push({ start: found.startsAt, end: found.endsAt, kind: 'phone', value });
       }

@@ -32,6 +32,7 @@ export const PAGE_AUDITED: Readonly<Record<string, AuditSpec>> = {
   'GET /minds/:mindId/delete': { action: 'mind.read', minds: paramMind },
   'POST /minds/:mindId/delete': { action: 'mind.delete', minds: paramMind },
   'POST /minds/:mindId/consent': { action: 'consent.change', minds: paramMind },
+  'POST /minds/:mindId/redaction': { action: 'mind.update', minds: paramMind },
   'GET /minds/:mindId/consent/withdraw': { action: 'mind.read', minds: paramMind },
   'POST /minds/:mindId/consent/withdraw': { action: 'consent.change', minds: paramMind },
   'GET /minds/:mindId/profile': { action: 'profile.read', minds: paramMind },

@@ -19,6 +19,7 @@ import { mindPages } from './routes/minds.ts';
 import { conversationPages } from './routes/conversations.ts';
 import { mindDetailPages } from './routes/mind.ts';
 import { mindConsentPages } from './routes/mind-consent.ts';
+import { mindRedactionPages } from './routes/mind-redaction.ts';
 import { mindExportPages } from './routes/mind-export.ts';
 import { panelPages } from './routes/panels.ts';
 import { usagePages } from './routes/usage.ts';
@@ -89,6 +90,7 @@ function sessionPages(s: Services, web: WebSettings) {
     await app.register(mindPages(s));
     await app.register(mindDetailPages(s));
     await app.register(mindConsentPages(s));
+    await app.register(mindRedactionPages(s));
     await app.register(mindExportPages(s));
     await app.register(conversationPages(s));
     await app.register(auditPages(s));

@@ -67,6 +67,10 @@ export function webCases(w: World, session: Session): Record<string, Arbitrary<C
         { requiredKeys: [] },
       ),
     ),
+    'POST /minds/:mindId/redaction': form(
+      ids.mind.map((id) => ({ url: `/minds/${enc(id)}/redaction`, ids: [id] })),
+      fc.record({ redaction: fc.oneof(fc.constantFrom('off', 'outbound', 'stored', ''), str(20)) }, { requiredKeys: [] }),
+    ),
     'POST /minds/:mindId/consent/withdraw': form(ids.deletable.map((id) => ({ url: `/minds/${enc(id)}/consent/withdraw`, ids: [id] })), fc.constant({})),
     'POST /account/privacy': form(
       fc.constant({ url: '/account/privacy', ids: [] }),

@@ -173,6 +173,7 @@ const V1_AND_OTHERS: Record<string, RouteSpec> = {
   'POST /account/password': { kind: 'form', req: () => ({ url: '/account/password', form: { current: 'wrong password!', password: 'another long password' } }) },
   'POST /account/privacy': { kind: 'form', req: () => ({ url: '/account/privacy', form: { retentionDays: '' } }) },
   'POST /minds/:mindId/consent': { kind: 'form', owned: true, destructive: true, req: (t) => ({ url: `/minds/${t.mindId}/consent`, form: { status: 'unknown' } }) },
+  'POST /minds/:mindId/redaction': { kind: 'form', owned: true, destructive: true, req: (t) => ({ url: `/minds/${t.mindId}/redaction`, form: { redaction: 'off' } }) },
   'GET /minds/:mindId/consent/withdraw': { kind: 'page', owned: true, req: (t) => ({ url: `/minds/${t.mindId}/consent/withdraw` }) },
   'POST /minds/:mindId/consent/withdraw': { kind: 'form', owned: true, destructive: true, req: (t) => ({ url: `/minds/${t.mindId}/consent/withdraw`, form: {} }) },
 };
