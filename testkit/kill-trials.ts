@@ -95,7 +95,7 @@ export async function killTrials(opts: KillTrialOptions): Promise<KillTrialRepor
   let jobs: Database.Database | null = null;
   /** Jobs the worker process holds right now (its worker id is host:pid:…). */
   const held = (w: WorkerProcess) =>
-    (jobs?.prepare("select count(*) as n from jobs where state = 'running' and locked_by like ?").get(`%:${w.proc.pid}:%`) as { n: number }).n;
+    (jobs?.prepare("select count(*) as n from jobs where kind = 'process-snapshot' and state = 'running' and locked_by like ?").get(`%:${w.proc.pid}:%`) as { n: number }).n;
   const at = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
   try {
     const api = srv.sdk();
