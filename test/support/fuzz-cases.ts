@@ -180,6 +180,7 @@ export function cases(w: World): Record<string, Arbitrary<Case>> {
     'GET /api/public/v1/minds/:mindId/snapshots/:snapshotId/topics': ofSnapshot('/topics'),
     'GET /api/public/v1/minds/:mindId/psychometrics': ofMind('/psychometrics'),
     'GET /api/public/v1/minds/:mindId/topics': ofMind('/topics'),
+    'GET /api/public/v1/minds/:mindId/export': ofMind('/export'),
     'GET /api/public/v1/minds/:mindId/digital-twins': ofMind('/digital-twins'),
     'POST /api/public/v1/minds/:mindId/digital-twins': fc.tuple(ids.mind, twinBody, jsonTypes).map(([id, body, type]): Case => ({
       method: 'POST', url: `${API}/minds/${enc(id)}/digital-twins`, headers: { ...auth, ...withType(body, type) }, body, ids: [id],

@@ -89,6 +89,7 @@ export function webCases(w: World, session: Session): Record<string, Arbitrary<C
     'GET /minds/:mindId': page((id) => `/minds/${id}`),
     'GET /minds/:mindId/snapshots': page((id) => `/minds/${id}/snapshots`),
     'GET /minds/:mindId/profile': page((id) => `/minds/${id}/profile`),
+    'GET /minds/:mindId/export': page((id) => `/minds/${id}/export`),
     'GET /minds/:mindId/audit': page((id) => `/minds/${id}/audit?from=2026-01-01&to=2026-02-30&cursor=${enc('not a cursor')}`),
     'GET /minds/:mindId/delete': page((id) => `/minds/${id}/delete`),
     'GET /minds/:mindId/consent/withdraw': page((id) => `/minds/${id}/consent/withdraw`),
