@@ -39,6 +39,42 @@ export function findStructured(text: string): Span[] {
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const overlaps = (spans: readonly Span[], s: Span) => spans.some((o) => s.start < o.end && o.start < s.end);
+
+/** A batch's full names as they appear in handles, e-mails and URLs: "maria-lopez", "maria.lopez", "marialopez", "maria_lopez". */
+function slugPattern(keys: readonly string[]): { pattern: RegExp; keyOf: (slug: string) => string | undefined } | null {
+  const bySlug = new Map<string, string>();
+  for (const key of keys) {
+    const words = key.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^a-z ]/g, '').split(' ').filter(Boolean);
+    if (words.length >= 2) bySlug.set(words.join(''), key);
+  }
+  if (bySlug.size === 0) return null;
+  const alternatives = [...bySlug.keys()].map((slug) => slug);
+  const forms = [...new Set(keys.map((k) => k.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^a-z ]/g, '').split(' ').filter(Boolean)))]
+    .filter((w) => w.length >= 2)
+    .map((w) => w.map(escapeRegExp).join('[-._]?'));
+  if (forms.length === 0 || alternatives.length === 0) return null;
+  return { pattern: new RegExp(`(?:${forms.join('|')})`, 'gi'), keyOf: (slug) => bySlug.get(slug.toLowerCase().replace(/[-._]/g, '')) };
+}
+
+/** Each handle, e-mail or URL (a run without spaces) holding a batch's full name: a URL is [url], anything else that person. */
+function inHandles(text: string, pattern: RegExp, keyOf: (slug: string) => string | undefined): Found[] {
+  const out: Found[] = [];
+  for (const m of text.matchAll(pattern)) {
+    let start = m.index;
+    let end = start + m[0].length;
+    const token = (c: string | undefined) => c !== undefined && !/[\s"'()<>[\]{}]/.test(c);
+    while (start > 0 && token(text[start - 1])) start--;
+    while (end < text.length && token(text[end])) end++;
+    while (end > start && /[.,;:!?]/.test(text[end - 1] ?? '')) end--;
+    const value = text.slice(start, end);
+    // A name written as a name (with its space) is the names pass's; here only slugs inside a longer run.
+    if (value === m[0] && !/[-._]/.test(m[0])) continue;
+    const key = keyOf(m[0]);
+    out.push(value.includes('/') ? { start, end, kind: 'url', value } : value.includes('@') ? { start, end, kind: 'email', value } : { start, end, kind: 'person', value, ...(key ? { personKey: key } : {}) });
+  }
+  return out;
+}
 
 /**
  * Every value in each text of the batch. `speakers` are the words of the speakers' names (never
@@ -73,10 +109,13 @@ export function detectBatch(texts: readonly string[], speakers: ReadonlySet<stri
     .filter((name) => /^\p{Lu}/u.test(name))
     .sort((a, b) => b.length - a.length);
   const pattern = surfaces.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${surfaces.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'gu') : null;
+  const slugs = slugPattern([...fullNames.keys()]);
   return texts.map((text, i) => {
     const spans: Found[] = (perText[i] ?? []).map((s) => (s.kind === 'person' ? { ...s, personKey: personKey(s.value) } : s));
-    if (!pattern) return spans;
+    if (!pattern && !slugs) return spans;
     const extra: Found[] = [];
+    if (slugs) for (const found of inHandles(text, slugs.pattern, slugs.keyOf)) if (!overlaps([...spans, ...extra], found)) extra.push(found);
+    if (!pattern) return [...spans, ...extra].sort((a, b) => a.start - b.start);
     for (const m of text.matchAll(pattern)) {
       const start = m.index;
       const end = start + m[0].length;

@@ -6,7 +6,12 @@ import type { Span } from './kinds.ts';
  * introduces a person or account (/@name, /~name, /users/…, /people/…, /profile/…, /author/…).
  * A URL of a product, a document or a site's home page is not personal data and stays.
  */
-const URL_LIKE = /\b(?:https?:\/\/|www\.)[^\s<>"'()[\]{}]+|\b(?:[a-z0-9-]+\.)+[a-z]{2,12}\/[^\s<>"'()[\]{}]+/gi;
+const URL_LIKE = /\b(?:https?:\/\/|www\.)[^\s<>"'()[\]{}]+|\b(?:[a-z0-9-]+\.)+[a-z]{2,12}\/[^\s<>"'()[\]{}]+|\b(?:[a-z0-9-]+\.\s?)+(?:com|org|net|io|me|co|dev|app|tv|fm|ai|edu|uk|de|fr)\/[^\s<>"'()[\]{}]+/gi;
+/**
+ * A URL's remainder on a line of its own, where a sentence splitter cut "linkedin.com/in/x" at its
+ * dot ("linkedin." | "com/in/x"): a top-level domain, then a path that introduces a person.
+ */
+const URL_REST = /(?<![\w.])(?:com|org|net|io|me|co)\/(?:in|pub|u|user|users|people|profile|author|@)[^\s<>"'()[\]{}]*/gi;
 
 /** Sites whose first path segment is a person or an account (besides their own pages, listed below). */
 const PROFILE_HOSTS = new Set([
@@ -73,9 +78,14 @@ export function findPersonalUrls(text: string): Span[] {
   for (const m of text.matchAll(URL_LIKE)) {
     // A sentence's closing punctuation is not part of the URL.
     const raw = m[0].replace(/[.,;:!?]+$/, '');
+    if (spans.some((s) => m.index < s.end && s.start < m.index + raw.length)) continue;
     if (raw.includes('@') && !raw.includes('/')) continue; // an e-mail address's domain
     if (m.index > 0 && text[m.index - 1] === '@') continue;
-    if (personal(raw)) spans.push({ start: m.index, end: m.index + raw.length, kind: 'url', value: raw });
+    if (personal(raw.replace(/\.\s/g, '.'))) spans.push({ start: m.index, end: m.index + raw.length, kind: 'url', value: raw });
+  }
+  for (const m of text.matchAll(URL_REST)) {
+    const raw = m[0].replace(/[.,;:!?]+$/, '');
+    if (!spans.some((s) => m.index < s.end && s.start < m.index + raw.length)) spans.push({ start: m.index, end: m.index + raw.length, kind: 'url', value: raw });
   }
   return spans;
 }
