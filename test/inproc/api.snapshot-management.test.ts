@@ -57,12 +57,15 @@ async function mindWith(...files: Array<{ turns: Turn[]; twin?: string; date?: s
 
 const status = (call: Promise<unknown>) => failure(call).then((e) => e.status);
 
-/** `table.column` of every value in the service's database that contains one of these strings. */
+/**
+ * `table.column` of every value in the service's database that contains one of these strings, the
+ * access log aside: it keeps its rows (ids, never words) after an erasure by design (issue 25).
+ */
 function rowsNaming(needles: string[]): string[] {
   const db = new SqliteDatabase(path.join(srv.dataDir, 'mindsim.sqlite'), { readonly: true });
   try {
     const found = new Set<string>();
-    for (const t of db.prepare(`select name from sqlite_master where type = 'table'`).pluck().all() as string[]) {
+    for (const t of db.prepare(`select name from sqlite_master where type = 'table' and name <> 'access_log'`).pluck().all() as string[]) {
       for (const row of db.prepare(`select * from "${t}"`).all() as Array<Record<string, unknown>>) {
         for (const [col, v] of Object.entries(row)) if (typeof v === 'string' && needles.some((n) => v.includes(n))) found.add(`${t}.${col}`);
       }
