@@ -261,3 +261,20 @@ describe('redaction stored on PostgreSQL', { skip: PG_SKIP }, () => {
     }
   });
 });
+
+describe("a new mind's default redaction", () => {
+  const defaultOf = async (env: Record<string, string>) => {
+    const srv = await startService({ ...env, RUN_WORKER: 'false' });
+    try {
+      return (await srv.sdk().minds.create('Sam Okafor')).mind.redaction;
+    } finally {
+      await srv.close();
+    }
+  };
+
+  it('outbound with a provider off loopback; off with one on loopback; REDACTION wins', async () => {
+    assert.equal(await defaultOf({ LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-4o-mini', LLM_API_KEY: 'k' }), 'outbound');
+    assert.equal(await defaultOf(llmEnv()), 'off');
+    assert.equal(await defaultOf({ ...llmEnv(), REDACTION: 'stored' }), 'stored');
+  });
+});
