@@ -21,6 +21,7 @@ import { writeSection } from '../eval/panels/report.ts';
 import { detectBatch } from '../src/privacy/detect.ts';
 import { REDACTION_KINDS, type RedactionKind } from '../src/privacy/kinds.ts';
 import { speakerWords } from '../src/privacy/people.ts';
+import { Redactor } from '../src/privacy/redactor.ts';
 import { carrierSentences, generate, type Interview } from './redaction-corpus.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -84,6 +85,35 @@ const interviews = generate(SEEDS[set], set, carriers, PASSAGES);
 detectBatch(['Warm up with Maria Garcia at +1 415 555 0100.'], new Set());
 const { tally, words, ms, lookalikeHits } = score(interviews, arg('--errors') && set === 'dev');
 
+/**
+ * What `outbound` adds to an LLM call: one prompt of ~12,000 words (LLM_CONTEXT_WORDS' default: a
+ * mind's whole transcript) redacted line by line as RedactingLlm does, the first time (every line
+ * detected) and again (the lines seen before come from the cache; only the scenario is new).
+ */
+async function promptCost(): Promise<{ words: number; coldMs: number; warmMs: number }> {
+  const lines = interviews.flatMap((iv) => iv.passages.map((p, i) => `[M${i + 1}] ${p.text}`));
+  const prompt: string[] = [];
+  let n = 0;
+  for (const line of lines) {
+    if (n >= 12_000) break;
+    prompt.push(line);
+    n += line.split(/\s+/).length;
+  }
+  const numbers = new Map<string, number>();
+  const redactor = new Redactor({
+    speakers: ['Sam Okafor'],
+    key: 'k'.repeat(32),
+    numbering: { numbers: async (hs) => new Map(hs.map((h) => [h, numbers.get(h) ?? numbers.set(h, numbers.size + 1).get(h) ?? 0])) },
+  });
+  let t = performance.now();
+  await redactor.redact(['# Scenario', 'Would you call Maria Garcia about it?', ...prompt]);
+  const coldMs = performance.now() - t;
+  t = performance.now();
+  await redactor.redact(['# Scenario', 'What would you tell James Chen?', ...prompt]);
+  return { words: n, coldMs, warmMs: performance.now() - t };
+}
+const cost = await promptCost();
+
 const pct = (n: number, d: number) => (d === 0 ? '—' : (n / d).toFixed(3));
 const rows = REDACTION_KINDS.map((k) => {
   const t = tally[k];
@@ -114,6 +144,10 @@ const lines = [
   '',
   `Detection took ${ms.toFixed(0)} ms for ${words.toLocaleString('en-US')} words (${((ms * 1000) / words).toFixed(0)} µs a word, after loading compromise and libphonenumber-js;`,
   `the sentence encoder spends ~450 µs a word on the same words, so a snapshot with redaction on takes ~${Math.round((ms * 1000) / words / 4.5)}% longer to process).`,
+  '',
+  `With \`outbound\`, an LLM prompt of ${cost.words.toLocaleString('en-US')} words (LLM_CONTEXT_WORDS' default, a whole transcript) is redacted in ${cost.coldMs.toFixed(0)} ms`,
+  `the first time and in ${cost.warmMs.toFixed(0)} ms the next (its lines' detections are kept: only the new scenario is read), against the`,
+  'seconds the provider takes to answer it.',
   '',
   'What this does not measure: the passages are made from templates, so a perfect score here says the detectors do what they were',
   'built for, not that they catch every way a person says these things. Known gaps, by design or not yet handled: numbers spoken as',
