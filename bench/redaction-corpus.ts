@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import type { RedactionKind } from '../src/privacy/kinds.ts';
+import { seededRandom } from '../src/memory/seeded-random.ts';
 
 export interface Planted {
   start: number;
@@ -29,18 +30,6 @@ export interface Passage {
 export interface Interview {
   speakers: string[];
   passages: Passage[];
-}
-
-/** mulberry32: a small seeded generator (reproducible across machines and Node versions). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 type Rng = () => number;
@@ -282,7 +271,7 @@ export function carrierSentences(corpusDir: string, set: 'dev' | 'report', max =
 
 /** `count` passages in interviews of `perInterview`: each 2 carrier sentences, 1-3 planted values, 1-2 look-alikes, shuffled. */
 export function generate(seed: number, set: 'dev' | 'report', carriers: readonly string[], count: number, perInterview = 10): Interview[] {
-  const r = seeded(seed);
+  const r = seededRandom(seed);
   const given = half(GIVEN, set);
   const family = half(FAMILY, set);
   const kinds = Object.keys(PLANT) as RedactionKind[];

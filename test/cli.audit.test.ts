@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { runMindsim } from '../testkit/cli.ts';
 import { startService, type Service } from '../testkit/service.ts';
 
 /** `mindsim audit`: the account's access log, as lines and as JSON, filtered by mind and time (a process against the service in this one). */
-const BIN = path.resolve(import.meta.dirname, '..', 'bin', 'mindsim.js');
 let srv: Service;
 let home: string;
 let mindId = '';
@@ -27,14 +26,7 @@ after(() => {
   return srv?.close();
 });
 
-function mindsim(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: path.join(home, 'config'), MINDSIM_BASE_URL: srv.baseUrl, MINDSIM_API_KEY: srv.apiKey };
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: home, env }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+const mindsim = (args: string[]) => runMindsim(home, srv, args);
 
 describe('mindsim audit', () => {
   it('prints a mind’s rows newest first, as lines and as JSON; --from/--to filter; bad flags are usage errors', async () => {

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
+import { runMindsim } from '../testkit/cli.ts';
 import { startService, type Service } from '../testkit/service.ts';
 
 /** `mindsim consent show|grant|clear|withdraw` and `mindsim account privacy`, as processes, against the service in this process. */
-const BIN = path.resolve(import.meta.dirname, '..', 'bin', 'mindsim.js');
 let srv: Service;
 let home: string;
 
@@ -20,14 +19,7 @@ after(async () => {
   fs.rmSync(home, { recursive: true, force: true });
 });
 
-function mindsim(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: path.join(home, 'config'), MINDSIM_BASE_URL: srv.baseUrl, MINDSIM_API_KEY: srv.apiKey };
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: home, env }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const mindsim = (...args: string[]) => runMindsim(home, srv, args);
 
 it('records, shows, clears and (with --yes) withdraws a consent; sets the account privacy settings', async () => {
   const sdk = srv.sdk();

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
 import { blobOf, waitFor } from '../testkit/sdk.ts';
+import { runMindsim } from '../testkit/cli.ts';
 import { startService, type Service } from '../testkit/service.ts';
 
 /** `mindsim chat` keeps one conversation; `mindsim simulations ls|show|rm`: processes against the service in this process. */
-const BIN = path.resolve(import.meta.dirname, '..', 'bin', 'mindsim.js');
 let srv: Service;
 let home: string;
 let mindId = '';
@@ -27,15 +26,7 @@ after(() => {
   return srv?.close();
 });
 
-function mindsim(args: string[], input = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: path.join(home, 'config'), MINDSIM_BASE_URL: srv.baseUrl, MINDSIM_API_KEY: srv.apiKey };
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [BIN, ...args], { cwd: home, env }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-    child.stdin?.end(input);
-  });
-}
+const mindsim = (args: string[], input = '') => runMindsim(home, srv, args, input);
 
 describe('mindsim chat and simulations', () => {
   it('chat keeps one conversation across its turns; simulations ls and show list and print it; rm deletes it', async () => {
