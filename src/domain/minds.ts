@@ -9,7 +9,7 @@ import { byCreatedAt, decodeCursor, toPage, type Page } from '../kernel/paginati
 import { iso, type Runtime } from '../kernel/runtime.ts';
 import { artifactBlobKey, artifactUploadKey } from './artifact.ts';
 import type { RedactionMode } from '../privacy/kinds.ts';
-import { consentColumns, consentWithdrawn, evidenceNotFound, type ConsentInput } from './consent.ts';
+import { consentColumns, consentWithdrawn, evidenceNotFound, NO_CONSENT, type ConsentInput } from './consent.ts';
 import { mindViews, toTwin, type DigitalTwin, type Mind, type MindScope, type SocialMedia } from './mind-view.ts';
 import { distinctTagNames, ensureTags, retryingUniqueClashes } from './tags.ts';
 
@@ -49,18 +49,6 @@ export interface DeletedMind {
   mindId: string;
   snapshotIds: readonly string[];
 }
-
-/** A new mind's consent record until one is given: unknown. */
-const NO_CONSENT = {
-  consent_status: 'unknown',
-  consent_subject: null,
-  consent_obtained_at: null,
-  consent_method: null,
-  consent_scope: null,
-  consent_expires_at: null,
-  consent_evidence_artifact_id: null,
-  consent_withdrawn_at: null,
-} as const;
 
 const changesOf = (d: MindDetails & { name?: string }): MindChanges => ({
   ...(d.name !== undefined ? { name: d.name } : {}),
