@@ -456,7 +456,7 @@ export function renderMinds(b: MindsBench): string[] {
     `Produced by \`npm run bench:minds -- --write\` (bench/minds.ts; BENCH_MINDS=${b.minds} BENCH_PROCESS=${b.processed + b.failed.length} BENCH_SIMULATES=${s.n}, MEMORY_CACHE_MB=${f0(b.cacheMb)}).`,
     '',
     `${f0(b.minds)} minds, one real person each: the guest of an episode of ../shared/data/corpus (Changelog, CC BY-SA 4.0; ${f0(b.words.mean)} words of the person on average, ${f0(b.words.min)}–${f0(b.words.max)}; ${f1(b.memoriesPerMind)} memories a mind). ` +
-      `The first ${b.processed} were processed through the API (a Teams VTT each, sent at once, the worker embedding the passages with the sentence encoder; WORKER_CONCURRENCY=1)${b.failed.length ? `, ${b.failed.length} failed (${b.failed.join('; ')})` : ''}. ` +
+      `The first ${b.processed} were processed through the API (a Teams VTT each, sent at once, the worker embedding the passages with the sentence encoder; WORKER_CONCURRENCY=${process.env.WORKER_CONCURRENCY ?? 1}: as many analysis threads)${b.failed.length ? `, ${b.failed.length} failed (${b.failed.join('; ')})` : ''}. ` +
       `**The other ${f0(b.minds - b.processed)} are copies**: their rows (mind, twin, artifact and blob, snapshot, memories, passages, profile, transcript) copied in the database under new ids from the processed ones in turn, with the service stopped (${f1(b.copySeconds)} s), because processing every episode through the encoder would take hours (3–7 s each).`,
     '',
     '| measure | value |',
