@@ -62,6 +62,14 @@ async function main() {
     const mindId = await interviewMind(deferred);
     const synchronous = await startServer({ ...SERVICE_ENV, DATA_DIR: deferred.dataDir, RUN_WORKER: 'false', SIMULATION_FLUSH_MS: '0' });
     servers.push(synchronous);
+    // Scenarios embedded in two threads of their own (QUERY_ENCODER_THREADS=2), API only; the first
+    // process holds the data folder's journal, so this one stores each turn before its answer.
+    const threaded = await startServer({ ...SERVICE_ENV, DATA_DIR: deferred.dataDir, RUN_WORKER: 'false', QUERY_ENCODER_THREADS: '2' });
+    servers.push(threaded);
+    const uniques: Target[] = [
+      { name: 'SQLite, stored after the answer (SIMULATION_FLUSH_MS default, 100), every scenario new', srv: deferred, apiKey: deferred.apiKey, mindId },
+      { name: 'SQLite, stored before the answer, scenarios embedded in 2 threads (QUERY_ENCODER_THREADS=2), every scenario new', srv: threaded, apiKey: deferred.apiKey, mindId },
+    ];
     const targets: Target[] = [
       { name: 'SQLite, stored after the answer (SIMULATION_FLUSH_MS default, 100)', srv: deferred, apiKey: deferred.apiKey, mindId },
       { name: 'SQLite, stored before the answer (SIMULATION_FLUSH_MS=0)', srv: synchronous, apiKey: deferred.apiKey, mindId },
@@ -84,9 +92,10 @@ async function main() {
           runs.set(key, [...(runs.get(key) ?? []), await loadOnce(simulate(t, connections))]);
         }
         // Every request a new scenario: its ask embedded by the encoder (~15 ms of a core), nothing cached.
-        const unique = targets[0] as Target;
-        const key = `${unique.name}, every scenario new|${connections}`;
-        runs.set(key, [...(runs.get(key) ?? []), await loadOnce(simulate(unique, connections, true))]);
+        for (const unique of uniques) {
+          const key = `${unique.name}|${connections}`;
+          runs.set(key, [...(runs.get(key) ?? []), await loadOnce(simulate(unique, connections, true))]);
+        }
       }
     }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
@@ -97,7 +106,7 @@ async function main() {
       '|---|---:|---:|---:|---:|---:|---:|---|',
     ];
     for (const connections of CONNECTIONS) {
-      for (const name of [...targets.map((t) => t.name), `${targets[0]?.name}, every scenario new`]) {
+      for (const name of [...targets.map((t) => t.name), ...uniques.map((t) => t.name)]) {
         const t = { name };
         const rs = runs.get(`${t.name}|${connections}`) ?? [];
         const sum = (f: (r: Omit<LoadRow, 'name'>) => number) => rs.reduce((a, r) => a + f(r), 0);

@@ -29,6 +29,7 @@ import { ExportService } from './domain/export.ts';
 import { RETENTION_SWEEP, RetentionService } from './domain/retention.ts';
 import { WebhookService } from './domain/webhooks.ts';
 import { GroundedEngine } from './engines/grounded.ts';
+import { ThreadedEncoder } from './memory/encoder/threaded-encoder.ts';
 import { UseLiteEncoder } from './memory/encoder/use-lite.ts';
 import { rankingParams } from './memory/params/params.ts';
 import { Searcher } from './memory/search/searcher.ts';
@@ -117,7 +118,12 @@ export async function compose(
   // The AI SDK and its providers are loaded only when an LLM is configured.
   const llm: LlmClient | null = config.llm ? new (await import('./engines/llm-model.ts')).LlmClient(config.llm) : null;
   // The learned search: the sentence encoder (loaded on first use, or at start by main.ts) and the fitted parameters.
-  const searcher = new Searcher(() => UseLiteEncoder.load(), rankingParams());
+  // With QUERY_ENCODER_THREADS, scenarios are embedded in threads of their own (two at once on two cores).
+  let queryEncoder: ThreadedEncoder | null = null;
+  const searcher = new Searcher(
+    async () => (config.queryEncoderThreads > 0 ? (queryEncoder = await ThreadedEncoder.start(config.queryEncoderThreads)) : UseLiteEncoder.load()),
+    rankingParams(),
+  );
   const engines = new EngineRegistry({ grounded: new GroundedEngine(searcher), ...(llm ? { llm: new LlmEngine(llm, searcher) } : {}) });
   const accounts = new AccountService(store.repos, rt, config.apiKeyCacheMs, { requireConsent: config.requireConsent });
   const minds = new MindService(store, blobs, rt, config.redaction);
@@ -231,6 +237,7 @@ export async function compose(
     await stopAuditPurge?.();
     await retentionScheduled;
     await analysis?.close();
+    await queryEncoder?.close();
     await store.destroy();
   };
   return { config, log, store, blobs, services, memories, searcher, web, turns, createWorker, deferTurns, close };

@@ -60,6 +60,7 @@ const ConfigSchema = z.object({
   PANEL_MAX_ANSWERS: z.coerce.number().int().min(1).default(20_000),
   PANEL_LLM_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   MEMORY_CACHE_MB: z.coerce.number().positive().default(256),
+  QUERY_ENCODER_THREADS: z.coerce.number().int().min(0).max(16).default(0),
   REDACTION: z.enum(REDACTION_MODES).optional(),
   REDACTION_KEY: z.string().min(32).optional(),
   REQUIRE_CONSENT: bool.default(false),
@@ -108,6 +109,8 @@ export interface Config {
   panelLlmConcurrency: number;
   /** The budget of the indexed minds' memories a process keeps (domain/mind-memory.ts), in bytes. */
   memoryCacheBytes: number;
+  /** Threads that embed scenarios (0: the encoder runs in the thread that serves HTTP). */
+  queryEncoderThreads: number;
   /** How long a verified API key is trusted without a database lookup (0 = never cached). */
   apiKeyCacheMs: number;
   /** How long a completed or failed snapshot status is answered from memory (0 = never cached). */
@@ -205,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     panelMaxAnswers: c.PANEL_MAX_ANSWERS,
     panelLlmConcurrency: c.PANEL_LLM_CONCURRENCY,
     memoryCacheBytes: Math.floor(c.MEMORY_CACHE_MB * 1024 * 1024),
+    queryEncoderThreads: c.QUERY_ENCODER_THREADS,
     apiKeyCacheMs: c.API_KEY_CACHE_MS,
     statusCacheMs: c.STATUS_CACHE_MS,
     store,

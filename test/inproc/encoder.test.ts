@@ -8,6 +8,7 @@ import https from 'node:https';
 import net from 'node:net';
 import { test } from 'node:test';
 import { SentencePieceTokenizer } from '../../src/memory/encoder/sentencepiece.ts';
+import { ThreadedEncoder } from '../../src/memory/encoder/threaded-encoder.ts';
 import { UseLiteEncoder, USE_LITE } from '../../src/memory/encoder/use-lite.ts';
 import { dot, quantise, dequantise } from '../../src/memory/vector-math.ts';
 
@@ -63,4 +64,20 @@ test('the tokenizer takes the most probable split into the vocabulary\'s pieces,
   assert.deepEqual(t.encode('the'), [6]);
   assert.deepEqual(t.encode('the are'), [6, 11, 12]);
   assert.deepEqual(t.encode('the ☃☃'), [6, 7, 0], 'a run of unknown characters is one unknown piece');
+});
+
+test('in threads of its own (QUERY_ENCODER_THREADS) the encoder gives the same vectors, in the order given, texts of any length mixed', async () => {
+  const texts = ['How do you deal with burnout?', 'Coffee.', 'We moved the whole team to a four-day week after the launch, and it changed how people planned their work and their weekends.', 'Coffee.'];
+  const inline = await (await UseLiteEncoder.load()).embed(texts);
+  const threaded = await ThreadedEncoder.start(2);
+  try {
+    const [together, alone] = await Promise.all([threaded.embed(texts), Promise.all(texts.map(async (t) => (await threaded.embed([t]))[0] as Float32Array))]);
+    for (const [i, v] of inline.entries()) {
+      assert.equal(together[i]?.length, USE_LITE.dimensions);
+      assert.ok(dot(v, together[i] as Float32Array) > 0.99999, `text ${i} batched`);
+      assert.ok(dot(v, alone[i] as Float32Array) > 0.99999, `text ${i} alone`);
+    }
+  } finally {
+    await threaded.close();
+  }
 });
