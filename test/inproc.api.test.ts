@@ -30,6 +30,7 @@ suites(import.meta.url, [
   'api.snapshot-management',
   'api.psychometrics',
   'api.consent',
+  'consent.queued',
   'memory-cache',
   'audit.routes',
   'audit.api',
