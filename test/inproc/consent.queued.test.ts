@@ -1,5 +1,5 @@
 /**
- * A background turn checks the consent again when a worker takes it, not only when it is queued:
+ * A background turn and a panel unit check the consent again when a worker takes them, not only when queued:
  * queued under a consent that covers it, then the clock moved past the consent's expiry, the turn
  * fails with consent_required when it runs; a turn queued and run within the consent completes.
  * The service's clock is the test's (testkit `rt`); the worker is started and stopped by the test.
@@ -78,4 +78,23 @@ it('a turn queued within the consent and run after it expired fails with consent
   const now = await api.post('/simulate', { mindId, scenario: { message: 'Hello?' } });
   assert.equal(now.status, 403);
   assert.equal(now.body.code, 'CONSENT_REQUIRED');
+});
+
+it("a panel made within a mind's consent whose unit runs after it expired: the unit fails, no answer is stored", async () => {
+  const expiresAt = new Date(rt.now().getTime() + DAY).toISOString();
+  const consent: GrantedConsent = { status: 'granted', subject: 'Ana Lima', obtainedAt: '2026-01-05', method: 'written', scope: ['simulate', 'panels'], expiresAt };
+  const id = (await sdk.minds.create({ name: 'Ana Lima', consent })).mind.id;
+  const snap = await sdk.snapshots.create(id, { file: blobOf(teamsVtt(sampleInterview())), fileName: 'talk.vtt' });
+  await withWorker(async () => (await sdk.snapshots.status(id, snap.mindAssessmentId)).status === 'completed');
+  const made = await api.post('/panels', { mindIds: [id], questions: [{ text: 'How do you deal with burnout?', type: 'open' }] });
+  assert.equal(made.status, 202, JSON.stringify(made.body));
+  clock.offsetMs += 2 * DAY;
+  const panelOf = async () => (await api.get(`/panels/${made.body.panel.id}`)).body.panel as { status: string; mindsFailed: number; mindsAnswered?: number };
+  await withWorker(async () => ['completed', 'failed'].includes((await panelOf()).status));
+  const panel = await panelOf();
+  assert.equal(panel.status, 'failed', JSON.stringify(panel));
+  assert.equal(panel.mindsFailed, 1);
+  const answers = await api.get(`/panels/${made.body.panel.id}/answers`);
+  assert.equal(answers.status, 200);
+  assert.equal(answers.body.answers.length, 0);
 });
