@@ -74,6 +74,12 @@ export class MindService {
     this.defaultRedaction = defaultRedaction;
   }
 
+  /** Whether a mind's granted consent has expired by the service's clock (the dashboard's label; uses check it in ConsentPolicy). */
+  consentExpired(mind: { consent: { status: string; expiresAt?: string | null } }): boolean {
+    const { status, expiresAt } = mind.consent;
+    return status === 'granted' && typeof expiresAt === 'string' && Date.parse(expiresAt) <= this.rt.now().getTime();
+  }
+
   /** Calls `fn` after this process deleted a mind (caches of its data drop it). */
   onDeleted(fn: (deleted: DeletedMind) => void): void {
     this.deletedListeners.push(fn);

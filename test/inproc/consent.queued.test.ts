@@ -69,7 +69,10 @@ it('a turn queued within the consent and run after it expired fails with consent
   const queued = await api.post('/simulate', { mindId, scenario: { message: 'What do you look for when you hire?' }, runInBackground: true });
   assert.equal(queued.status, 200, JSON.stringify(queued.body));
   assert.equal((await statusOf(queued.body.simulationId)).simulation.status, 'queued');
+  const mind = await sdk.minds.get(mindId);
+  assert.equal(srv.ctx.services.minds.consentExpired(mind), false, "the dashboard's label reads the service's clock");
   clock.offsetMs = 2 * DAY;
+  assert.equal(srv.ctx.services.minds.consentExpired(mind), true);
   await withWorker(async () => ['completed', 'failed'].includes((await statusOf(queued.body.simulationId)).simulation.status));
   const after = await api.get(`/simulations/${queued.body.simulationId}`);
   assert.equal(after.body.simulation.status, 'failed');

@@ -85,7 +85,7 @@ export function mindDetailPages(s: Services) {
         conversations: await conversationsOf(s, auth, mind.id),
         conversationId: await playgroundConversation(s, auth, mind.id, req.query),
         requireConsent: (await s.privacy.get(auth)).requireConsent,
-        consentExpired: mind.consent.status === 'granted' && mind.consent.expiresAt !== null && Date.parse(mind.consent.expiresAt) <= Date.now(),
+        consentExpired: s.minds.consentExpired(mind),
       });
     });
 
