@@ -171,7 +171,7 @@ const apiScope =
     useApiSecurityHeaders(api);
     await api.register(apiPipeline, { services: s });
     // The access log: each audited route's row is committed before its answer leaves (http/audit-routes.ts).
-    await api.register(auditTrail, { accessLog: s.accessLog, audited: API_AUDITED, keyOf: (req) => apiRouteKey(req.method, req.routeOptions.url ?? ''), authOf: (req) => req.auth });
+    await api.register(auditTrail, { accessLog: s.accessLog, audited: API_AUDITED, keyOf: apiRouteKey, authOf: (req) => req.auth });
     await api.register(mindRoutes(s, cfg));
     await api.register(tagRoutes(s));
     await api.register(signedUrlRoutes(s));

@@ -82,7 +82,7 @@ function sessionPages(s: Services, web: WebSettings) {
     });
     app.addHook('preHandler', attachViewer(s));
     // The access log: each audited page's row is committed before the page leaves (audit-pages.ts).
-    await app.register(auditTrail, { accessLog: s.accessLog, audited: PAGE_AUDITED, keyOf: (req) => `${req.method} ${req.routeOptions.url ?? ''}`, authOf: pageAuth });
+    await app.register(auditTrail, { accessLog: s.accessLog, audited: PAGE_AUDITED, keyOf: (method, url) => `${method} ${url}`, authOf: pageAuth });
 
     const attempts = { max: web.loginRateLimit, timeWindow: 60_000 };
     await app.register(authPages(s, attempts));

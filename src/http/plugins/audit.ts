@@ -26,6 +26,11 @@ export interface AuditSpec {
   before?: true;
 }
 
+/** A route option's hooks as a list (Fastify takes one function or an array). */
+function hooksOf<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+}
+
 /** `obj.a.b…` of an answer of unknown shape, or undefined. */
 export function pick(obj: unknown, ...path: string[]): unknown {
   let v = obj;
@@ -56,8 +61,8 @@ export interface AuditOptions {
   accessLog: AccessLogService;
   /** "METHOD /path" → how the route is audited; routes not in it write nothing. */
   audited: Readonly<Record<string, AuditSpec>>;
-  /** The route's key in `audited` (the API strips its prefix). */
-  keyOf: (req: FastifyRequest) => string;
+  /** A route's key in `audited` from its method and full URL (the API strips its prefix). */
+  keyOf: (method: string, url: string) => string;
   /** The caller, or null (nothing is recorded for an unauthenticated request). */
   authOf: (req: FastifyRequest) => AuthContext | null;
 }
@@ -77,7 +82,7 @@ export const auditTrail = fastifyPlugin<AuditOptions>(
   async (app, o) => {
     const payloads = new WeakMap<FastifyRequest, unknown>();
     const early = new WeakMap<FastifyRequest, readonly string[]>();
-    const specOf = (req: FastifyRequest) => (req.routeOptions.url === undefined ? undefined : o.audited[o.keyOf(req)]);
+    const specOf = (req: FastifyRequest) => (req.routeOptions.url === undefined ? undefined : o.audited[o.keyOf(req.method, req.routeOptions.url)]);
     const callOf = (req: FastifyRequest, auth: AuthContext, payload: unknown, location?: unknown): AuditCall => ({
       auth,
       params: (req.params ?? {}) as Record<string, string | undefined>,
@@ -88,18 +93,18 @@ export const auditTrail = fastifyPlugin<AuditOptions>(
       accessLog: o.accessLog,
     });
 
-    app.addHook('preHandler', async (req) => {
+    const preHandler = async (req: FastifyRequest) => {
       const spec = specOf(req);
       const auth = spec?.before ? o.authOf(req) : null;
       if (spec && auth) early.set(req, await spec.minds(callOf(req, auth, undefined)));
-    });
+    };
 
-    app.addHook('preSerialization', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const preSerialization = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       if (reply.statusCode < 300 && specOf(req)) payloads.set(req, payload);
       return payload;
-    });
+    };
 
-    app.addHook('onSend', async (req, reply, payload) => {
+    const onSend = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       const spec = specOf(req);
       const auth = spec && recorded(reply.statusCode) ? o.authOf(req) : null;
       if (!spec || !auth) return payload;
@@ -117,6 +122,14 @@ export const auditTrail = fastifyPlugin<AuditOptions>(
         throw new DomainError('unavailable', 'audit_unavailable', 'The access could not be recorded in the audit log, so it was not answered. Try again.');
       }
       return payload;
+    };
+
+    // Only the audited routes carry the hooks: every other route (the status, the models) pays nothing for the log.
+    app.addHook('onRoute', (route) => {
+      if (![route.method].flat().some((m) => o.audited[o.keyOf(m, route.url)])) return;
+      route.preHandler = [...hooksOf(route.preHandler), preHandler];
+      route.preSerialization = [...hooksOf(route.preSerialization), preSerialization];
+      route.onSend = [...hooksOf(route.onSend), onSend];
     });
   },
   { name: 'mindsim-audit-trail', fastify: '5.x' },
