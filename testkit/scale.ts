@@ -39,7 +39,24 @@ export async function createDatabase(adminUrl = pgAdminUrl): Promise<TestDatabas
   await admin((c) => c.query(`create database ${name}`), adminUrl);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin((c) => c.query(`drop database if exists ${name} with (force)`), adminUrl).then(() => undefined) };
+  return { url: url.toString(), drop: () => dropDatabase(name, adminUrl) };
+}
+
+/**
+ * Drops a test database with its connections. A role without pg_signal_backend may not end a
+ * backend of another role, and an autovacuum worker busy in the database is one (PostgreSQL
+ * answers 42501, seen once in CI): the drop is tried again while that worker finishes, up to 50 times.
+ */
+async function dropDatabase(name: string, adminUrl: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await admin((c) => c.query(`drop database if exists ${name} with (force)`), adminUrl);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '42501' || attempt >= 50) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 }
 
 export interface TestS3 {
