@@ -4,12 +4,12 @@
  * in the process's memory cache; after `erase-mind` its words are in neither the database file nor
  * its WAL. The service runs in this process (real HTTP) so its cache can be looked at.
  */
-import SqliteDatabase from 'better-sqlite3';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sampleInterview, teamsVtt, zoomVtt, type Turn } from '../testkit/fixtures.ts';
+import { sqliteRowsNaming } from '../testkit/erasure.ts';
 import { runAdmin } from '../testkit/process.ts';
 import { blobOf, statusOf, waitFor, type TestSdk } from '../testkit/sdk.ts';
 import { startService, type Service } from '../testkit/service.ts';
@@ -58,23 +58,7 @@ async function populate(name: string, marker: string): Promise<Populated> {
 const KEPT_BY_ERASURE = new Set(['access_log', 'consent_withdrawals']);
 
 /** `table.column` of every value in the database that contains one of these strings (the tables an erasure keeps aside). */
-function rowsNaming(needles: string[]): string[] {
-  const db = new SqliteDatabase(path.join(dataDir, 'mindsim.sqlite'), { readonly: true });
-  try {
-    const tables = (db.prepare(`select name from sqlite_master where type = 'table'`).pluck().all() as string[]).filter((t) => !KEPT_BY_ERASURE.has(t));
-    const found = new Set<string>();
-    for (const t of tables) {
-      for (const row of db.prepare(`select * from "${t}"`).all() as Array<Record<string, unknown>>) {
-        for (const [col, v] of Object.entries(row)) {
-          if (typeof v === 'string' && needles.some((n) => v.includes(n))) found.add(`${t}.${col}`);
-        }
-      }
-    }
-    return [...found].sort();
-  } finally {
-    db.close();
-  }
-}
+const rowsNaming = (needles: string[]) => sqliteRowsNaming(dataDir, needles, KEPT_BY_ERASURE);
 
 const blobPaths = () =>
   fs

@@ -8,11 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 
-/** `table.column` of every value of the SQLite database in `dataDir` that contains one of these strings. */
-export function sqliteRowsNaming(dataDir: string, needles: readonly string[]): string[] {
+/** `table.column` of every value of the SQLite database in `dataDir` that contains one of these strings, the tables `except` aside. */
+export function sqliteRowsNaming(dataDir: string, needles: readonly string[], except: ReadonlySet<string> = new Set()): string[] {
   const db = new SqliteDatabase(path.join(dataDir, 'mindsim.sqlite'), { readonly: true });
   try {
-    const tables = db.prepare(`select name from sqlite_master where type = 'table'`).pluck().all() as string[];
+    const tables = (db.prepare(`select name from sqlite_master where type = 'table'`).pluck().all() as string[]).filter((t) => !except.has(t));
     const found = new Set<string>();
     for (const t of tables) {
       for (const row of db.prepare(`select * from "${t}"`).all() as Array<Record<string, unknown>>) {

@@ -3,11 +3,10 @@
  * links, and simulation by twin; on both prefixes, with a second account that sees nothing.
  */
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import SqliteDatabase from 'better-sqlite3';
 import { ProcessSnapshotJob } from '../../src/jobs/process-snapshot.ts';
 import type { AnalysisResult, AnalysisTask } from '../../src/jobs/transcript-analysis.ts';
+import { sqliteRowsNaming } from '../../testkit/erasure.ts';
 import { client, fileForm, type Client } from '../../testkit/http.ts';
 import { blobOf, failure, waitFor, type TestSdk } from '../../testkit/sdk.ts';
 import { startService, type Service } from '../../testkit/service.ts';
@@ -61,20 +60,7 @@ const status = (call: Promise<unknown>) => failure(call).then((e) => e.status);
  * `table.column` of every value in the service's database that contains one of these strings, the
  * access log aside: it keeps its rows (ids, never words) after an erasure by design (issue 25).
  */
-function rowsNaming(needles: string[]): string[] {
-  const db = new SqliteDatabase(path.join(srv.dataDir, 'mindsim.sqlite'), { readonly: true });
-  try {
-    const found = new Set<string>();
-    for (const t of db.prepare(`select name from sqlite_master where type = 'table' and name <> 'access_log'`).pluck().all() as string[]) {
-      for (const row of db.prepare(`select * from "${t}"`).all() as Array<Record<string, unknown>>) {
-        for (const [col, v] of Object.entries(row)) if (typeof v === 'string' && needles.some((n) => v.includes(n))) found.add(`${t}.${col}`);
-      }
-    }
-    return [...found].sort();
-  } finally {
-    db.close();
-  }
-}
+const rowsNaming = (needles: string[]) => sqliteRowsNaming(srv.dataDir, needles, new Set(['access_log']));
 
 describe('mindsetDate', () => {
   it('is taken from the form (file or artifactId), defaults to the upload day, and is on status, list and details', async () => {
