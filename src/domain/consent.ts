@@ -113,11 +113,14 @@ export function consentColumns(input: GrantedConsent | { status: 'unknown' }): C
 /** Why a use is not covered: no consent on record, an expired one, or a scope without it. */
 export type ConsentGap = 'unknown' | 'expired' | 'scope';
 
+/** Whether a granted consent's expiry has passed at `now` (expired consent counts as none). */
+export const expiredAt = (expiresAt: string | null | undefined, now: Date): boolean => typeof expiresAt === 'string' && Date.parse(expiresAt) <= now.getTime();
+
 /** The uses among `uses` that the mind's consent does not cover at `now`, and why (null when all are covered). */
 export function missingUses(row: MindRow, uses: readonly ConsentUse[], now: Date): { missing: ConsentUse[]; gap: ConsentGap } | null {
   const consent = consentOf(row);
   if (consent.status !== 'granted') return uses.length ? { missing: [...uses], gap: 'unknown' } : null;
-  if (consent.expiresAt !== null && Date.parse(consent.expiresAt) <= now.getTime()) return uses.length ? { missing: [...uses], gap: 'expired' } : null;
+  if (expiredAt(consent.expiresAt, now)) return uses.length ? { missing: [...uses], gap: 'expired' } : null;
   const missing = uses.filter((u) => !consent.scope.includes(u));
   return missing.length ? { missing, gap: 'scope' } : null;
 }

@@ -9,7 +9,7 @@ import { byCreatedAt, decodeCursor, toPage, type Page } from '../kernel/paginati
 import { iso, type Runtime } from '../kernel/runtime.ts';
 import { artifactBlobKey, artifactUploadKey } from './artifact.ts';
 import type { RedactionMode } from '../privacy/kinds.ts';
-import { consentColumns, consentWithdrawn, evidenceNotFound, NO_CONSENT, type ConsentInput } from './consent.ts';
+import { consentColumns, consentWithdrawn, evidenceNotFound, expiredAt, NO_CONSENT, type ConsentInput } from './consent.ts';
 import { mindViews, toTwin, type DigitalTwin, type Mind, type MindScope, type SocialMedia } from './mind-view.ts';
 import { distinctTagNames, ensureTags, retryingUniqueClashes } from './tags.ts';
 
@@ -77,7 +77,7 @@ export class MindService {
   /** Whether a mind's granted consent has expired by the service's clock (the dashboard's label; uses check it in ConsentPolicy). */
   consentExpired(mind: { consent: { status: string; expiresAt?: string | null } }): boolean {
     const { status, expiresAt } = mind.consent;
-    return status === 'granted' && typeof expiresAt === 'string' && Date.parse(expiresAt) <= this.rt.now().getTime();
+    return status === 'granted' && expiredAt(expiresAt, this.rt.now());
   }
 
   /** Calls `fn` after this process deleted a mind (caches of its data drop it). */
