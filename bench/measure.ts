@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type autocannon from 'autocannon';
 import { waitForSnapshot, type Client } from '../testkit/http.ts';
+import { freePort } from '../testkit/process.ts';
 
 /** Resident memory of a process, in bytes, from /proc. */
 export function rssBytes(pid: number): number {
@@ -39,4 +40,18 @@ export function loadOnce(opts: autocannon.Options): Promise<Omit<LoadRow, 'name'
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as Omit<LoadRow, 'name'>) : reject(new Error(`load exited ${code}`))));
   });
+}
+
+/**
+ * The baseline: bench/hello.ts (a bare Fastify hello-world) in a process of its own on a free port;
+ * `env` reaches it (HELLO_REPLY: the response to send instead of hello-world).
+ */
+export async function startHello(env: Record<string, string> = {}): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, ['bench/hello.ts'], { cwd: path.resolve(import.meta.dirname, '..'), env: { ...process.env, ...env, PORT: String(port) } });
+  await new Promise<void>((resolve, reject) => {
+    proc.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+    proc.once('exit', () => reject(new Error('hello-world exited')));
+  });
+  return { url: `http://127.0.0.1:${port}/`, stop: () => proc.kill() };
 }

@@ -1,13 +1,12 @@
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { longInterview, teamsVtt } from '../testkit/fixtures.ts';
 import { client, waitForSnapshot } from '../testkit/http.ts';
 import { SAM_QUESTIONS } from '../testkit/panels.ts';
-import { freePort, startServer } from '../testkit/process.ts';
+import { startServer } from '../testkit/process.ts';
 import { writeSection } from '../eval/panels/report.ts';
-import { loadOnce } from './measure.ts';
+import { loadOnce, startHello } from './measure.ts';
 
 /**
  * `npm run bench:reads`: every GET route of the API next to a bare Fastify hello-world in the same
@@ -23,13 +22,6 @@ const SECTION = '## Read routes next to the hello-world';
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const FLOOR = 0.4;
 
-async function hello(): Promise<{ port: number; proc: ChildProcess }> {
-  const port = await freePort();
-  const proc = spawn(process.execPath, ['bench/hello.ts'], { cwd: ROOT, env: { ...process.env, PORT: String(port) } });
-  await new Promise<void>((resolve) => proc.stdout?.on('data', (d: Buffer) => d.toString().includes('ready') && resolve()));
-  return { port, proc };
-}
-
 interface Row {
   route: string;
   rps: number;
@@ -40,7 +32,7 @@ interface Row {
 
 async function main() {
   const srv = await startServer({ LOG_LEVEL: 'warn' });
-  const bare = await hello();
+  const bare = await startHello();
   try {
     const api = client(srv.api, srv.apiKey);
     const created = await api.post('/minds', { name: 'Sam Okafor', tags: ['bench'] });
@@ -95,7 +87,7 @@ async function main() {
         skipped.push(`${route} (answers ${probe.status} without a query)`);
         continue;
       }
-      const h = await loadOnce({ url: `http://127.0.0.1:${bare.port}/`, connections: 50, duration: seconds });
+      const h = await loadOnce({ url: bare.url, connections: 50, duration: seconds });
       const r = await loadOnce({ url, headers, connections: 50, duration: seconds });
       rows.push({ route, rps: r.rps, hello: h.rps, p99: r.p99, non2xx: r.non2xx });
       process.stdout.write(`${route}: ${r.rps.toFixed(0)} req/s, ${((100 * r.rps) / h.rps).toFixed(1)}% of hello (${h.rps.toFixed(0)})\n`);
@@ -119,7 +111,7 @@ async function main() {
     process.stderr.write(`the service's last output:\n${srv.output().slice(-4000)}\nexit code ${String(srv.proc.exitCode)}\n`);
     throw err;
   } finally {
-    bare.proc.kill();
+    bare.stop();
     await srv.stop();
   }
 }

@@ -1,15 +1,14 @@
-import { spawn } from 'node:child_process';
 import { sectionOf } from '../eval/panels/report.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { client, type Client } from '../testkit/http.ts';
-import { freePort, startServer, type TestServer } from '../testkit/process.ts';
+import { startServer, type TestServer } from '../testkit/process.ts';
 import { mindSizes, renderMindSizes, type MindSizeRow } from './mind-sizes.ts';
 import { renderSnapshotProcessing, snapshotProcessing, type SnapshotProcessing } from './snapshots.ts';
 import { postgresAvailable, startPgService, workerThroughput, type PgService, type WorkerThroughput } from './scale.ts';
-import { loadOnce, processingMs, rssBytes, type LoadRow } from './measure.ts';
+import { loadOnce, processingMs, rssBytes, startHello, type LoadRow } from './measure.ts';
 import { LIMITER_ROW, limiterTargets, renderLimiterCost, type LimiterBench } from './rate-limit.ts';
 import { panelBench, renderPanels, type PanelBench } from './panels.ts';
 import { parserBench, renderParsers, type ParserBench } from './parsers.ts';
@@ -49,16 +48,6 @@ async function loads(targets: Array<{ name: string; opts: autocannon.Options }>)
       rounds: rs.map((r) => r.rps),
     };
   });
-}
-
-async function startHello(): Promise<{ url: string; stop: () => void }> {
-  const port = await freePort();
-  const proc = spawn(process.execPath, ['bench/hello.ts'], { cwd: ROOT, env: { ...process.env, PORT: String(port) } });
-  await new Promise<void>((resolve, reject) => {
-    proc.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
-    proc.once('exit', () => reject(new Error('hello-world exited')));
-  });
-  return { url: `http://127.0.0.1:${port}/`, stop: () => proc.kill() };
 }
 
 async function timeSnapshot(api: Client, mindId: string, bytes: Buffer | string, name: string): Promise<number> {

@@ -1,8 +1,6 @@
 import { pathToFileURL } from 'node:url';
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { freePort, startServer } from '../testkit/process.ts';
-import { loadOnce } from './measure.ts';
+import { startServer } from '../testkit/process.ts';
+import { loadOnce, startHello } from './measure.ts';
 import { withSnapshot } from './rate-limit.ts';
 
 /**
@@ -12,35 +10,28 @@ import { withSnapshot } from './rate-limit.ts';
  * nothing else: the ceiling of any pipeline that sends that response. Extra service env in
  * BENCH_ENV (JSON), e.g. '{"RATE_LIMIT_ENABLED":"false","STATUS_CACHE_MS":"0"}'.
  */
-const ROOT = path.resolve(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 
 /** Headers Node or Fastify write themselves (a replay would send them twice). */
 const OWN = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 
-async function hello(env: Record<string, string> = {}): Promise<{ port: number; proc: ChildProcess }> {
-  const port = await freePort();
-  const proc = spawn(process.execPath, ['bench/hello.ts'], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) } });
-  await new Promise<void>((resolve) => proc.stdout?.on('data', (d: Buffer) => d.toString().includes('ready') && resolve()));
-  return { port, proc };
-}
-
 async function main() {
   const srv = await startServer({ LOG_LEVEL: 'warn', ...(JSON.parse(process.env.BENCH_ENV ?? '{}') as Record<string, string>) });
-  const procs: ChildProcess[] = [];
+  const hellos: Array<{ stop: () => void }> = [];
   try {
     const statusUrl = `${srv.api}${(await withSnapshot(srv)).statusPath}`;
     const headers = { authorization: `Bearer ${srv.apiKey}` };
     const sample = await fetch(statusUrl, { headers });
     const reply = { headers: Object.fromEntries([...sample.headers].filter(([k]) => !OWN.has(k))), body: await sample.text() };
-    const bare = await hello();
-    const same = await hello({ HELLO_REPLY: JSON.stringify(reply) });
-    procs.push(bare.proc, same.proc);
+    const bare = await startHello();
+    hellos.push(bare);
+    const same = await startHello({ HELLO_REPLY: JSON.stringify(reply) });
+    hellos.push(same);
     process.stdout.write(`the status response: ${Object.keys(reply.headers).length} headers besides Node's own, ${reply.body.length} bytes of body\n`);
     for (let i = 0; i < rounds; i++) {
-      const h = await loadOnce({ url: `http://127.0.0.1:${bare.port}/`, connections: 50, duration: seconds });
-      const m = await loadOnce({ url: `http://127.0.0.1:${same.port}/`, connections: 50, duration: seconds });
+      const h = await loadOnce({ url: bare.url, connections: 50, duration: seconds });
+      const m = await loadOnce({ url: same.url, connections: 50, duration: seconds });
       const s = await loadOnce({ url: statusUrl, headers, connections: 50, duration: seconds });
       const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)}%`;
       process.stdout.write(
@@ -48,7 +39,7 @@ async function main() {
       );
     }
   } finally {
-    for (const p of procs) p.kill();
+    for (const h of hellos) h.stop();
     await srv.stop();
   }
 }
