@@ -2,11 +2,13 @@ import type { ColumnType, Generated } from 'kysely';
 
 import type { PanelAnswersTable, PanelUnitsTable, PanelsTable } from './panel-tables.ts';
 import type { UsageDailyTable, UsageKeyDailyTable, UsageLatencyBucketsTable, UsageSimulatedTwinsTable } from './usage-tables.ts';
+import type { AccessLogTable, ConsentMethod, ConsentStatus, ConsentWithdrawalsTable, RedactionMode, RedactionPeopleTable } from './privacy-tables.ts';
 
 export type { PanelAnswersTable, PanelUnitsTable, PanelsTable } from './panel-tables.ts';
 export type { UsageDailyTable, UsageKeyDailyTable, UsageLatencyBucketsTable, UsageSimulatedTwinsTable } from './usage-tables.ts';
+export type { AccessLogTable, ConsentMethod, ConsentStatus, ConsentUse, ConsentWithdrawalsTable, RedactionMode, RedactionPeopleTable } from './privacy-tables.ts';
 
-/** Table shapes as Kysely sees them (the panel and usage tables in panel-tables.ts and usage-tables.ts). Timestamps are ISO 8601 UTC strings (sortable as text). */
+/** Table shapes as Kysely sees them (the panel, usage and privacy tables in panel-tables.ts, usage-tables.ts and privacy-tables.ts). Timestamps are ISO 8601 UTC strings (sortable as text). */
 export interface AccountsTable {
   id: string;
   email: string;
@@ -57,41 +59,6 @@ export interface MindsTable {
   consent_evidence_artifact_id: ColumnType<string | null, string | null | undefined, string | null>;
   consent_withdrawn_at: ColumnType<string | null, string | null | undefined, string | null>;
   redaction: ColumnType<RedactionMode, RedactionMode | undefined, RedactionMode>;
-}
-
-export type ConsentStatus = 'granted' | 'withdrawn' | 'unknown';
-export type ConsentMethod = 'written' | 'verbal' | 'contract' | 'public-record';
-export type ConsentUse = 'simulate' | 'panels' | 'llm';
-/** off: nothing redacted; outbound: personal data replaced before any text reaches an LLM provider; stored: replaced before it is stored. */
-export type RedactionMode = 'off' | 'outbound' | 'stored';
-
-/** What a withdrawal of consent leaves once the mind and the person's words are erased: no content. */
-export interface ConsentWithdrawalsTable {
-  mind_id: string;
-  account_id: string;
-  withdrawn_at: string;
-}
-
-/** A mind's third parties' numbers, by the keyed hash of the name (013_redaction): never the name. */
-export interface RedactionPeopleTable {
-  mind_id: string;
-  hash: string;
-  number: number;
-  created_at: string;
-}
-
-/** Append-only (012_privacy's triggers refuse UPDATE, and DELETE of rows younger than the audit retention). */
-export interface AccessLogTable {
-  id: string;
-  at: string;
-  account_id: string;
-  /** `key:<api key id>`, `user:<account id>` (a dashboard session), `operator` or `system` (a scheduled job). */
-  actor: string;
-  action: string;
-  mind_id: string | null;
-  /** The simulation, panel, snapshot or artifact the action was about, when there is one. */
-  resource_id: string | null;
-  ip: string | null;
 }
 
 /** Account-wide tags, unique per account by their folded name. */
