@@ -4,11 +4,14 @@ import { compose } from './composition.ts';
 import { webPages } from './web/plugin.ts';
 import { loadConfig } from './config.ts';
 import { logDestination, logFormat } from './logging.ts';
+import { listenFailure, ownerCreatedText, ownerKeyNotice, ownerWithUnusedKey, preflight, withOwnerKept } from './startup.ts';
 
 /** Composition root entry: the API (with an in-process worker by default), or `--worker-only`. */
 async function main(): Promise<void> {
   const workerOnly = process.argv.includes('--worker-only');
   const config = loadConfig();
+  // Before anything is opened or made (the owner account's key is printed once): the port is free, the data folder writable.
+  await preflight({ dataDir: config.dataDir, port: config.port, host: config.host, api: !workerOnly });
   // One destination for the service's own lines and Fastify's request lines.
   const logStream = await logDestination(logFormat(config.logFormat));
   const log = logStream ? pino({ level: config.logLevel }, logStream) : pino({ level: config.logLevel });
@@ -31,15 +34,19 @@ async function main(): Promise<void> {
     ctx.memories.warmUp();
     await ctx.searcher.warmUp();
     const owner = await ctx.services.accounts.ensureOwner();
-    if (owner) {
-      // Printed once, on purpose, outside the structured log.
-      process.stdout.write(
-        `\nCreated the owner account ${owner.accountId}.\nIts API key (shown only now, store it safely):\n\n  ${owner.apiKey}\n\n` +
-          `To use the dashboard at ${config.publicUrl}/ as ${owner.email}, set a password first:\n` +
-          `  npm run --silent admin -- set-password --account ${owner.accountId}\n\n`,
-      );
+    // Printed once, on purpose, outside the structured log.
+    if (owner) process.stdout.write(ownerCreatedText(owner, config.publicUrl));
+    else {
+      const { accounts, apiKeys } = ctx.store.repos;
+      const unused = await ownerWithUnusedKey({ accountByEmail: (e) => accounts.byEmail(e), activeKeys: (id) => apiKeys.activeForAccount(id) });
+      if (unused) process.stdout.write(ownerKeyNotice(unused));
     }
-    await app.listen({ port: config.port, host: config.host });
+    try {
+      await app.listen({ port: config.port, host: config.host });
+    } catch (err) {
+      // Taken since the check (another program, the same moment): said as plainly, and a key printed above is kept.
+      throw withOwnerKept(listenFailure(err, config.port, config.host), owner);
+    }
   }
   let stopping = false;
   const shutdown = async (signal: string) => {
