@@ -1,7 +1,8 @@
 /**
  * What an erasure leaves behind (test/erasure.test.ts's checks, shared): every `table.column` of the
  * database holding one of some strings (ids, a planted word), on SQLite (the data folder's file)
- * and on PostgreSQL (every table of the public schema), and the blob files under the data folder.
+ * and on PostgreSQL (every table of the public schema), the blob files under the data folder, and
+ * the files of the data folder holding a word byte for byte.
  */
 import SqliteDatabase from 'better-sqlite3';
 import fs from 'node:fs';
@@ -57,4 +58,28 @@ export function blobPaths(dataDir: string): string[] {
     .readdirSync(root, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => path.join(path.relative(dataDir, e.parentPath), e.name));
+}
+
+/**
+ * How many times `needle` occurs, byte for byte, in each file under the data folder (the database,
+ * its `-wal` and `-shm`, the journal of answered turns, the blobs…), files without it left out.
+ */
+export function filesHolding(dataDir: string, needle: string): Record<string, number> {
+  const bytes = Buffer.from(needle);
+  const found: Record<string, number> = {};
+  for (const e of fs.readdirSync(dataDir, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const file = path.join(e.parentPath, e.name);
+    let content: Buffer;
+    try {
+      content = fs.readFileSync(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // removed while the folder was read (a journal segment stored meanwhile)
+      throw err;
+    }
+    let n = 0;
+    for (let at = content.indexOf(bytes); at >= 0; at = content.indexOf(bytes, at + bytes.length)) n++;
+    if (n > 0) found[path.relative(dataDir, file)] = n;
+  }
+  return found;
 }

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { z } from 'zod';
-import { sql } from '../store/db/kysely.ts';
 import type { Context } from '../composition.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { DomainError } from '../kernel/errors.ts';
@@ -72,9 +71,7 @@ const commands: Record<string, (ctx: Context, v: Record<string, string | undefin
     const erased = await ctx.services.minds.eraseAnyAccount(need(v, 'mind'));
     // The account's access log keeps that the operator erased it (ids only, like every row).
     await ctx.services.accessLog.record([{ accountId: erased.accountId, actor: 'operator', action: 'mind.delete', mindId: erased.mindId }]);
-    // SQLite (secure_delete) zeroes the freed pages; the checkpoint moves them into the database
-    // file and empties the WAL, so the mind's text is left in neither.
-    if (!ctx.config.store.databaseUrl) await sql`pragma wal_checkpoint(truncate)`.execute(ctx.store.db);
+    // The erasure scrubbed the database's files (Store.scrub): on SQLite the mind's text is in neither the file nor its WAL.
     return { erased: true, ...erased };
   },
 };

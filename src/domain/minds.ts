@@ -237,7 +237,8 @@ export class MindService {
   /**
    * Rows first (one transaction), then this process's caches, then every blob under the mind's
    * folders: the artifacts, and the upload keys of direct (S3) uploads, including objects written
-   * after the rows were read (an upload that finished meanwhile).
+   * after the rows were read (an upload that finished meanwhile); last, the database's files are
+   * scrubbed of what was deleted (Store.scrub: SQLite's write-ahead log emptied).
    */
   private async erase(accountId: string, mindId: string, alsoInTransaction?: (repos: Repos) => Promise<void>): Promise<{ snapshotIds: readonly string[] }> {
     const at = iso(this.rt.now());
@@ -249,6 +250,7 @@ export class MindService {
     });
     for (const fn of this.deletedListeners) fn({ mindId, snapshotIds });
     await Promise.all([this.blobs.deletePrefix(artifactBlobKey(mindId)), this.blobs.deletePrefix(artifactUploadKey(mindId))]);
+    await this.store.scrub();
     return { snapshotIds };
   }
 }

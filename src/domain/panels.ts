@@ -239,6 +239,7 @@ export class PanelService {
   async delete(auth: AuthContext, panelId: string): Promise<{ message: 'Panel deleted successfully'; panelId: string }> {
     const deleted = await this.store.transaction(({ repos }) => repos.panels.delete(auth.accountId, panelId));
     if (!deleted) throw panelNotFound();
+    await this.store.scrub();
     return { message: 'Panel deleted successfully', panelId };
   }
 

@@ -56,6 +56,9 @@ export class PendingTurns {
     this.store = store;
     this.settings = settings;
     this.onError = onError;
+    // An erasure stores what waits (turns of an erased mind are dropped) and removes the journal's
+    // segments, so no file keeps the erased words (Store.scrub; a failed batch is reported by onError).
+    store.onScrub(() => this.flush().catch(() => undefined));
   }
 
   /** Whether new conversations' turns are stored after their answer (this process holds the journal). */

@@ -73,9 +73,15 @@ export class RetentionService {
       report.accounts++;
       const cutoff = iso(new Date(this.rt.now().getTime() - account.retention_days * DAY_MS));
       const auth: AuthContext = { accountId: account.id, tier: account.tier, apiKeyId: null };
-      report.simulations += await this.eraseAll((limit) => this.store.repos.retention.simulationsBefore(auth.accountId, cutoff, limit), (item) => this.eraseSimulation(auth, item));
-      report.panels += await this.eraseAll((limit) => this.store.repos.retention.panelsBefore(auth.accountId, cutoff, limit), (panel) => this.erasePanel(auth, panel));
-      report.snapshots += await this.eraseAll((limit) => this.store.repos.retention.snapshotsBefore(auth.accountId, cutoff, limit), (item) => this.eraseSnapshot(auth, item));
+      const before = report.simulations + report.panels + report.snapshots;
+      try {
+        report.simulations += await this.eraseAll((limit) => this.store.repos.retention.simulationsBefore(auth.accountId, cutoff, limit), (item) => this.eraseSimulation(auth, item));
+        report.panels += await this.eraseAll((limit) => this.store.repos.retention.panelsBefore(auth.accountId, cutoff, limit), (panel) => this.erasePanel(auth, panel));
+        report.snapshots += await this.eraseAll((limit) => this.store.repos.retention.snapshotsBefore(auth.accountId, cutoff, limit), (item) => this.eraseSnapshot(auth, item));
+      } finally {
+        // Once per account, not per item: what was erased leaves the database's files (Store.scrub).
+        if (report.simulations + report.panels + report.snapshots > before) await this.store.scrub();
+      }
     }
     return report;
   }
@@ -118,10 +124,11 @@ export class RetentionService {
   private async eraseSnapshot(auth: AuthContext, item: RetainedItem): Promise<boolean> {
     let erased = false;
     try {
-      await this.snapshots.delete(auth, item.mindId, item.id, async (tx: TxScope) => {
+      const inTransaction = async (tx: TxScope) => {
         await tx.repos.accessLog.append([this.row(auth, RETENTION_ACTIONS.snapshot, item.mindId, item.id)]);
         erased = true;
-      });
+      };
+      await this.snapshots.delete(auth, item.mindId, item.id, { inTransaction, scrub: false });
     } catch (err) {
       // Deleted meanwhile (with its mind, or by a client): nothing left to erase.
       if (!(err instanceof DomainError) || (err.kind !== 'not_found' && err.kind !== 'gone')) throw err;

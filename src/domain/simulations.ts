@@ -62,6 +62,7 @@ export class SimulationHistory {
     // Not found: on PostgreSQL another API process may store it yet (PendingTurns.find).
     const deleted = (await remove()) || ((await this.find(auth, simulationId)) !== undefined && (await remove()));
     if (!deleted) throw simulationNotFound();
+    await this.store.scrub();
     return { message: 'Simulation deleted successfully', simulationId };
   }
 

@@ -242,15 +242,20 @@ export class SnapshotService {
    * Deletes the snapshot: its memories, profile, transcript and psychometrics leave the mind (its
    * memory and profile are those of the remaining snapshots), its job is dropped (a worker holding
    * it finds the snapshot gone and writes nothing), and its uploaded file is deleted unless another
-   * snapshot was made from the same artifact.
+   * snapshot was made from the same artifact. Then the database's files are scrubbed of it (Store.scrub).
    */
   async delete(
     auth: AuthContext,
     mindId: string,
     snapshotId: string,
-    /** Runs in the deletion's transaction once the snapshot is deleted (the retention sweep writes its access-log row there). */
-    inTransaction?: (tx: TxScope) => Promise<void>,
+    opts: {
+      /** Runs in the deletion's transaction once the snapshot is deleted (the retention sweep writes its access-log row there). */
+      inTransaction?: (tx: TxScope) => Promise<void>;
+      /** false: the caller scrubs once after many deletions (the retention sweep). */
+      scrub?: boolean;
+    } = {},
   ): Promise<{ message: 'Snapshot deleted successfully'; snapshotId: string }> {
+    const { inTransaction, scrub = true } = opts;
     const deleted = await this.store.transaction(async (tx) => {
       const d = await tx.repos.snapshots.delete(auth.accountId, mindId, snapshotId);
       if (d && inTransaction) await inTransaction(tx);
@@ -260,6 +265,7 @@ export class SnapshotService {
     this.finalStatuses?.delete(`${auth.accountId}/${mindId}/${snapshotId}`);
     for (const fn of this.deletedListeners) fn({ mindId, snapshotId });
     if (deleted.blobKey) await this.blobs.delete(deleted.blobKey);
+    if (scrub) await this.store.scrub();
     return { message: 'Snapshot deleted successfully', snapshotId };
   }
 

@@ -17,7 +17,8 @@ export async function openSqlite(dataDir: string, onQuery?: (sql: string) => voi
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   // Deleted rows are overwritten with zeros, not left in free pages: a deleted mind's words do not
-  // linger in the file (the WAL keeps them until its next checkpoint; `admin erase-mind` forces one).
+  // linger in the file (the WAL keeps the pages as they were until a checkpoint: every erasure ends
+  // with a TRUNCATE checkpoint, Store.scrub).
   sqlite.pragma('secure_delete = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...queryLog(onQuery) });
   await migrate(db);

@@ -78,6 +78,18 @@ export class PanelAnswersRepo {
   }
 
   /** What the distributions are computed from: every answer's figures, by unit then question. */
+  /**
+   * A deleted snapshot's words leave the panels: the answers of its mind whose evidence quotes it
+   * are deleted (as the conversations citing it are); the panel's results are computed from the rest.
+   */
+  async deleteCiting(mindId: string, snapshotId: string): Promise<void> {
+    await this.db
+      .deleteFrom('panel_answers')
+      .where('mind_id', '=', mindId)
+      .where(like('evidence', containsPattern(`"snapshotId":"${snapshotId}"`)))
+      .execute();
+  }
+
   async figures(panelId: string): Promise<AnswerFigures[]> {
     const rows = await this.db
       .selectFrom('panel_answers')

@@ -6,6 +6,7 @@ import type { Fidelity } from '../../../engines/fidelity-check.ts';
 import type { Memory, StoredMemory } from '../../../memory/types.ts';
 import type { Database, MemoriesTable, SnapshotsTable } from '../schema.ts';
 import { olderThan } from './keyset.ts';
+import { PanelAnswersRepo } from './panel-answers.ts';
 import { SimulationsRepo } from './simulations.ts';
 
 type SnapshotRow = Selectable<SnapshotsTable>;
@@ -164,7 +165,7 @@ export class SnapshotsRepo {
 
   /**
    * Deletes the snapshot and everything made from it: memories, profile, reflections, transcript,
-   * psychometrics, its job and the conversations that drew on it; and its artifact when no other snapshot was made from it. The
+   * psychometrics, its job, the conversations and panel answers that drew on it; and its artifact when no other snapshot was made from it. The
    * snapshot row goes first, so a job completing at the same moment either finds it gone (and
    * writes nothing) or has committed, and its rows are then deleted here. Answers the artifact's
    * blob key to delete once committed (null: kept for another snapshot), or undefined when there
@@ -181,6 +182,7 @@ export class SnapshotsRepo {
     if (!row) return undefined;
     await this.db.deleteFrom('jobs').where('payload', 'like', `%"snapshotId":"${id}"%`).execute();
     await new SimulationsRepo(this.db).deleteCiting(mindId, id);
+    await new PanelAnswersRepo(this.db).deleteCiting(mindId, id);
     for (const table of ['memories', 'snapshot_passages', 'snapshot_profiles', 'snapshot_reflections', 'snapshot_transcripts', 'snapshot_psychometrics'] as const) {
       await this.db.deleteFrom(table).where('snapshot_id', '=', id).execute();
     }
