@@ -8,14 +8,13 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { blobOf, waitFor, type TestSdk } from '../testkit/sdk.ts';
 import { startService, type Service } from '../testkit/service.ts';
 import { sampleInterview, teamsVtt, type Turn } from '../testkit/fixtures.ts';
 import { FULL_CONSENT } from '../testkit/consent.ts';
+import { replyByName, startLlmStandIn, type LlmStandIn, type ProviderRequest } from '../testkit/llm-provider.ts';
 import { SAM_QUESTIONS } from '../testkit/panels.ts';
 import { PG_SKIP, createDatabase, type TestDatabase } from '../testkit/scale.ts';
 import pg from 'pg';
@@ -61,13 +60,6 @@ function plantedInterview(): Turn[] {
   return turns;
 }
 
-interface Received {
-  schemaName: string;
-  raw: string;
-}
-const received: Received[] = [];
-let provider: http.Server;
-
 const REPLIES: Record<string, unknown> = {
   reflections: { psychologist: 'Steady.', behaviouralEconomist: 'Careful.', politicalScientist: 'Civic.', demographer: 'Urban.' },
   simulation: { thinking: 'Would think it over.', feeling: 'Calm.', saying: 'I would run first, then decide.', acting: 'Runs.', confidence: 0.7 },
@@ -79,33 +71,15 @@ const REPLIES: Record<string, unknown> = {
   },
 };
 
-function startProvider(): Promise<number> {
-  provider = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (d: Buffer) => (raw += d.toString()));
-    req.on('end', () => {
-      const body = JSON.parse(raw) as { response_format?: { json_schema?: { name?: string } } };
-      const schemaName = body.response_format?.json_schema?.name ?? '';
-      received.push({ schemaName, raw });
-      const content = JSON.stringify(REPLIES[schemaName] ?? {});
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }),
-      );
-    });
-  });
-  return new Promise((resolve) => provider.listen(0, '127.0.0.1', () => resolve((provider.address() as AddressInfo).port)));
-}
-
-let llmPort = 0;
-const llmEnv = () => ({ LLM_PROVIDER: 'openai-compatible', LLM_BASE_URL: `http://127.0.0.1:${llmPort}/v1`, LLM_API_KEY: 'k', LLM_MODEL: 'test-model', LLM_MAX_RETRIES: '0' });
+let provider: LlmStandIn;
+let received: ProviderRequest[] = [];
+const llmEnv = () => provider.env();
 
 before(async () => {
-  llmPort = await startProvider();
+  provider = await startLlmStandIn(replyByName(REPLIES));
+  received = provider.requests;
 });
-after(async () => {
-  provider.closeAllConnections();
-  await new Promise((r) => provider.close(r));
-});
+after(() => provider.close());
 
 /** Every planted form found in a text (JSON-escaped request bodies included). */
 const leaks = (text: string) => FORBIDDEN.filter((v) => text.toLowerCase().includes(v.toLowerCase()));

@@ -1,6 +1,6 @@
 /**
  * The language model behind mind-reasoner-pro, through the AI SDK, and one call path for every
- * structured request: a zod schema for the answer, a time limit, bounded retries with backoff
+ * structured request (llm-request.ts: its texts and the answer's schema): a time limit, bounded retries with backoff
  * (the SDK's maxRetries), and provider failures turned into the API's errors:
  * 502 `llm_error` (the provider answered with an error or an unusable answer),
  * 503 `llm_unavailable` (unreachable, timed out, rate limited).
@@ -12,6 +12,7 @@ import { APICallError, generateObject, NoObjectGeneratedError, RetryError, strea
 import type { z } from 'zod';
 import type { LlmSettings } from '../config.ts';
 import { llmError, llmUnavailable } from '../kernel/errors.ts';
+import { sdkSchema, structuredRequest, type LlmRequest } from './llm-request.ts';
 
 export function languageModel(s: LlmSettings): LanguageModel {
   switch (s.provider) {
@@ -64,14 +65,17 @@ export class LlmClient {
     return `${this.settings.provider}:${this.settings.model}`;
   }
 
-  /** The settings of one structured request: deterministic, bounded retries, one time limit for all of it. */
-  private request<T>(schema: z.ZodType<T>, system: string, prompt: string, name: string) {
+  /**
+   * The AI SDK's call for one request (llm-request.ts), the only texts in it the request's own:
+   * deterministic, bounded retries, one time limit for all of it.
+   */
+  private call<T>(request: LlmRequest<T>) {
     return {
       model: this.model,
-      schema,
-      schemaName: name,
-      system,
-      prompt,
+      schema: sdkSchema(request),
+      schemaName: request.name,
+      system: request.system,
+      prompt: request.prompt,
       temperature: 0,
       maxRetries: this.settings.maxRetries,
       abortSignal: AbortSignal.timeout(this.settings.timeoutMs),
@@ -80,12 +84,7 @@ export class LlmClient {
 
   /** One structured answer validated by `schema`; throws the mapped API error on failure. */
   async object<T>(schema: z.ZodType<T>, system: string, prompt: string, name: string): Promise<T> {
-    try {
-      const { object } = await generateObject(this.request(schema, system, prompt, name));
-      return object;
-    } catch (err) {
-      throw mapLlmFailure(err);
-    }
+    return this.send(await structuredRequest(schema, system, prompt, name));
   }
 
   /**
@@ -94,12 +93,27 @@ export class LlmClient {
    * API error. The time limit covers the whole stream.
    */
   async streamedObject<T>(schema: z.ZodType<T>, system: string, prompt: string, name: string, onPartial: (partial: DeepPartial<T>) => void): Promise<T> {
+    return this.sendStreamed(await structuredRequest(schema, system, prompt, name), onPartial);
+  }
+
+  /** A request as it is (built by `structuredRequest`, perhaps rewritten by the redacting adapter). */
+  async send<T>(request: LlmRequest<T>): Promise<T> {
+    try {
+      const { object } = await generateObject(this.call(request));
+      return object;
+    } catch (err) {
+      throw mapLlmFailure(err);
+    }
+  }
+
+  /** A request as it is, streamed (see `streamedObject`); the partials restored as the reply is. */
+  async sendStreamed<T>(request: LlmRequest<T>, onPartial: (partial: DeepPartial<T>) => void): Promise<T> {
     try {
       const result = streamObject({
-        ...this.request(schema, system, prompt, name),
+        ...this.call(request),
         onError: () => {}, // the failure is the `object` promise's, mapped below
       });
-      for await (const partial of result.partialObjectStream) onPartial(partial as DeepPartial<T>);
+      for await (const partial of result.partialObjectStream) onPartial(request.restore(partial) as DeepPartial<T>);
       return (await result.object) as T;
     } catch (err) {
       throw mapLlmFailure(err);
