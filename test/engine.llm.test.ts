@@ -3,26 +3,18 @@
  * what the prompt carries, how the structured answer is mapped, and the failure paths.
  */
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { blobOf, failure, waitFor, type TestSdk } from '../testkit/sdk.ts';
 import { startService, type Service } from '../testkit/service.ts';
 import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
 import { FULL_CONSENT } from '../testkit/consent.ts';
+import { startLlmStandIn, type LlmStandIn, type ProviderRequest } from '../testkit/llm-provider.ts';
 
 type Mode = 'ok' | 'fail' | 'hang';
-interface Received {
-  schemaName: string;
-  system: string;
-  user: string;
-  body: Record<string, unknown>;
-}
 
 let mode: Mode = 'ok';
-const received: Received[] = [];
-let provider: http.Server;
-let llmPort = 0;
+let provider: LlmStandIn;
+let received: ProviderRequest[] = [];
 let srv: Service;
 let sdk: TestSdk;
 
@@ -40,57 +32,25 @@ const REFLECTIONS = {
   demographer: 'A mid-career software engineer.',
 };
 
-function completion(content: string) {
-  return {
-    id: 'chatcmpl-test',
-    object: 'chat.completion',
-    created: 1_700_000_000,
-    model: 'test-model',
-    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-  };
-}
-
-function startProvider(port = 0): Promise<number> {
-  provider = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (d: Buffer) => (raw += d.toString()));
-    req.on('end', () => {
-      if (req.url !== '/v1/chat/completions') return void res.writeHead(404).end();
-      const body = JSON.parse(raw) as { messages: Array<{ role: string; content: string }>; response_format?: { json_schema?: { name?: string } } };
-      const text = (role: string) => body.messages.filter((m) => m.role === role).map((m) => m.content).join('\n');
-      const schemaName = body.response_format?.json_schema?.name ?? '';
-      received.push({ schemaName, system: text('system'), user: text('user'), body });
-      if (mode === 'hang') return; // never answers: the client's time limit fires
-      if (mode === 'fail') {
-        // As OpenAI does, the error says when to retry: now, rather than after the SDK's default 2 s backoff.
-        res.writeHead(500, { 'content-type': 'application/json', 'retry-after-ms': '0' }).end(JSON.stringify({ error: { message: 'boom', type: 'server_error' } }));
-        return;
-      }
-      const content = JSON.stringify(schemaName === 'reflections' ? REFLECTIONS : ANSWER);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(content)));
-    });
-  });
-  return new Promise((resolve) => provider.listen(port, '127.0.0.1', () => resolve((provider.address() as AddressInfo).port)));
-}
-
 before(async () => {
-  llmPort = await startProvider();
-  srv = await startService({
-    LLM_PROVIDER: 'openai-compatible',
-    LLM_BASE_URL: `http://127.0.0.1:${llmPort}/v1`,
-    LLM_API_KEY: 'test-key',
-    LLM_MODEL: 'test-model',
-    LLM_MAX_RETRIES: '1',
-    // Above the SDK's fixed 2 s backoff before retrying a refused connection, which must fit in it (the refused-connection test).
-    LLM_TIMEOUT_MS: '3000',
-  });
+  provider = await startLlmStandIn((r) =>
+    // 'fail': as OpenAI does, the error says when to retry (now, rather than after the SDK's default 2 s backoff);
+    // 'hang': never answers, so the client's time limit fires.
+    mode === 'hang' ? 'hang' : mode === 'fail' ? { status: 500 } : { json: r.schemaName === 'reflections' ? REFLECTIONS : ANSWER },
+  );
+  received = provider.requests;
+  srv = await startService(
+    provider.env({
+      LLM_MAX_RETRIES: '1',
+      // Above the SDK's fixed 2 s backoff before retrying a refused connection, which must fit in it (the refused-connection test).
+      LLM_TIMEOUT_MS: '3000',
+    }),
+  );
   sdk = srv.sdk();
 });
 after(async () => {
   await srv?.close();
-  provider.closeAllConnections();
-  await new Promise((r) => provider.close(r));
+  await provider.close();
 });
 
 const interview = sampleInterview();
@@ -159,15 +119,14 @@ describe('mind-reasoner-pro with an LLM configured', () => {
   });
 
   it('a provider that refuses connections is a 503 llm_unavailable; standard still answers offline', async () => {
-    provider.closeAllConnections();
-    await new Promise((r) => provider.close(r));
+    await provider.close();
     const r = await failure(sdk.simulate({ mindId, scenario: { message: 'Coffee?' } }));
     assert.equal(r.status, 503, r.message);
     assert.equal(r.code, 'LLM_UNAVAILABLE');
     await sdk.simulate({ mindId, selectedSimulationModel: 'mind-reasoner-standard', scenario: { message: 'How much coffee do you drink?' } });
     assert.equal(sdk.last?.status, 200);
     mode = 'ok';
-    await startProvider(llmPort); // back for `after`
+    await provider.reopen(); // back for the tests after
   });
 
   it('reflections failing does not fail the snapshot: it completes without them', async () => {
