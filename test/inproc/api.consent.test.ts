@@ -10,8 +10,6 @@
  * Withdrawal also on PostgreSQL (TEST_DATABASE_URL).
  */
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -24,6 +22,7 @@ import { FULL_CONSENT, consentTo } from '../../testkit/consent.ts';
 import { blobPaths, pgRowsNaming, sqliteRowsNaming } from '../../testkit/erasure.ts';
 import { sampleInterview, teamsVtt, type Turn } from '../../testkit/fixtures.ts';
 import { client, type Client } from '../../testkit/http.ts';
+import { replyByName, startLlmStandIn, type LlmStandIn, type ProviderRequest } from '../../testkit/llm-provider.ts';
 import { SAM_QUESTIONS } from '../../testkit/panels.ts';
 import { PG_SKIP, createDatabase, type TestDatabase } from '../../testkit/scale.ts';
 import { blobOf, failure, statusOf, waitFor, type TestSdk } from '../../testkit/sdk.ts';
@@ -34,12 +33,8 @@ const STANDARD = 'mind-reasoner-standard';
 const PRO = 'mind-reasoner-pro';
 const NONE = '00000000-0000-4000-8000-000000000000';
 
-interface Received {
-  schemaName: string;
-  user: string;
-}
-const received: Received[] = [];
-let provider: http.Server;
+let provider: LlmStandIn;
+let received: ProviderRequest[] = [];
 let srv: Service;
 let sdk: TestSdk;
 let api: Client;
@@ -47,48 +42,23 @@ let api: Client;
 const ANSWER = { thinking: 't', feeling: 'f', saying: 'Remote, without question.', acting: 'a', confidence: 0.8 };
 const REFLECTIONS = { psychologist: 'p', behaviouralEconomist: 'b', politicalScientist: 'ps', demographer: 'd' };
 const ESTIMATES = { bigFive: [], judgements: [] };
-
-function startProvider(): Promise<number> {
-  provider = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (d: Buffer) => (raw += d.toString()));
-    req.on('end', () => {
-      const body = JSON.parse(raw) as { messages: Array<{ role: string; content: string }>; response_format?: { json_schema?: { name?: string } } };
-      const schemaName = body.response_format?.json_schema?.name ?? '';
-      received.push({ schemaName, user: body.messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n') });
-      const reply =
-        schemaName === 'reflections'
-          ? REFLECTIONS
-          : schemaName === 'psychometrics'
-            ? ESTIMATES
-            : schemaName === 'typed_answer'
-              ? { choice: 'no_evidence', saying: 'No idea.', confidence: 0, passages: [] }
-              : ANSWER;
-      const completion = { id: 'chatcmpl-test', object: 'chat.completion', created: 1_700_000_000, model: 'test-model', choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify(reply) }, finish_reason: 'stop' }] };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion));
-    });
-  });
-  return new Promise((resolve) => provider.listen(0, '127.0.0.1', () => resolve((provider.address() as AddressInfo).port)));
-}
+const TYPED = { choice: 'no_evidence', saying: 'No idea.', confidence: 0, passages: [] };
 
 before(async () => {
-  const port = await startProvider();
-  srv = await startService({
-    LLM_PROVIDER: 'openai-compatible',
-    LLM_BASE_URL: `http://127.0.0.1:${port}/v1`,
-    LLM_API_KEY: 'test-key',
-    LLM_MODEL: 'test-model',
-    LLM_MAX_RETRIES: '0',
-    // The owner's simulations are flushed by the service itself; the usage meter by the tests only.
-    USAGE_FLUSH_MS: '600000',
-  });
+  provider = await startLlmStandIn(replyByName({ reflections: REFLECTIONS, psychometrics: ESTIMATES, typed_answer: TYPED }, ANSWER));
+  received = provider.requests;
+  srv = await startService(
+    provider.env({
+      // The owner's simulations are flushed by the service itself; the usage meter by the tests only.
+      USAGE_FLUSH_MS: '600000',
+    }),
+  );
   sdk = srv.sdk();
   api = client(srv.api, srv.apiKey);
 });
 after(async () => {
   await srv?.close();
-  provider?.closeAllConnections();
-  await new Promise((r) => provider?.close(r));
+  await provider?.close();
 });
 
 /** A mind with a completed snapshot of the sample interview (plus `extra` turns of Sam's). */
