@@ -1,18 +1,17 @@
 /**
  * Psychometrics and topic analysis, per snapshot and per mind: measured linguistic markers
  * without an LLM (their counts checked against a transcript written for them), and with an LLM
- * (a local server speaking the OpenAI chat-completions protocol) Big Five estimates and the expert
+ * (the testkit's local server speaking the OpenAI chat-completions protocol) Big Five estimates and the expert
  * reflections' judgements, each with the statements it rests on. Both prefixes, two accounts.
  */
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { client, type Client } from '../../testkit/http.ts';
 import { blobOf, failure, waitFor, type TestSdk } from '../../testkit/sdk.ts';
 import { startService, type Service } from '../../testkit/service.ts';
 import { sampleInterview, teamsVtt, type Turn } from '../../testkit/fixtures.ts';
 import { FULL_CONSENT } from '../../testkit/consent.ts';
+import { startLlmStandIn, type LlmStandIn } from '../../testkit/llm-provider.ts';
 
 const DANA = 'Dana Reyes';
 const SAM = 'Sam Okafor';
@@ -180,8 +179,7 @@ describe('topic analysis', () => {
 describe('psychometrics with a language model: labelled LLM estimates with their statements', () => {
   type Mode = 'ok' | 'fail-psychometrics';
   let mode: Mode = 'ok';
-  const prompts: Array<{ schema: string; user: string }> = [];
-  let provider: http.Server;
+  let provider: LlmStandIn;
   let llm: Service;
   const REFLECTIONS = {
     psychologist: 'Values autonomy and craft.',
@@ -203,37 +201,21 @@ describe('psychometrics with a language model: labelled LLM estimates with their
   };
 
   before(async () => {
-    provider = http.createServer((req, res) => {
-      let raw = '';
-      req.on('data', (d: Buffer) => (raw += d.toString()));
-      req.on('end', () => {
-        const body = JSON.parse(raw) as { messages: Array<{ role: string; content: string }>; response_format?: { json_schema?: { name?: string } } };
-        const schema = body.response_format?.json_schema?.name ?? '';
-        prompts.push({ schema, user: body.messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n') });
-        if (schema === 'psychometrics' && mode === 'fail-psychometrics') {
-          res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'boom' } }));
-          return;
-        }
-        const content = JSON.stringify(schema === 'reflections' ? REFLECTIONS : ESTIMATES);
-        res.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({ id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }),
-        );
-      });
-    });
-    const port = await new Promise<number>((r) => provider.listen(0, '127.0.0.1', () => r((provider.address() as AddressInfo).port)));
-    llm = await startService({ LLM_PROVIDER: 'openai-compatible', LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, LLM_API_KEY: 'k', LLM_MODEL: 'test-model', LLM_MAX_RETRIES: '0' });
+    provider = await startLlmStandIn((r) =>
+      r.schemaName === 'psychometrics' && mode === 'fail-psychometrics' ? { status: 500 } : { json: r.schemaName === 'reflections' ? REFLECTIONS : ESTIMATES },
+    );
+    llm = await startService(provider.env());
   });
   after(async () => {
     await llm?.close();
-    provider.closeAllConnections();
-    await new Promise((r) => provider.close(r));
+    await provider.close();
   });
 
   it('adds Big Five estimates and the experts’ judgements, each citing the statements sent (others dropped)', async () => {
     const s = llm.sdk();
     const { mind } = await s.minds.create({ name: SAM, consent: FULL_CONSENT });
     const id = await snapshotOf(s, mind.id, MARKED);
-    const sent = prompts.find((p) => p.schema === 'psychometrics');
+    const sent = provider.requests.find((r) => r.schemaName === 'psychometrics');
     assert.ok(sent, 'a psychometrics request was sent');
     assert.match(sent.user, /\[M1\] I definitely love the new project\./);
     assert.match(sent.user, /\[psychologist\] Values autonomy and craft\./);
