@@ -5,8 +5,6 @@
  * then failed, then continued.
  */
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { SimulationEvent } from '@mindsim/sdk';
 import { client, type Client } from '../../testkit/http.ts';
@@ -14,17 +12,13 @@ import { blobOf, statusOf, waitFor, type TestSdk } from '../../testkit/sdk.ts';
 import { startService, type Service } from '../../testkit/service.ts';
 import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 import { FULL_CONSENT } from '../../testkit/consent.ts';
+import { startLlmStandIn, type LlmStandIn, type ProviderAnswer, type ProviderRequest } from '../../testkit/llm-provider.ts';
 
 type Mode = 'ok' | 'fail' | 'hang';
-interface Received {
-  schemaName: string;
-  user: string;
-  stream: boolean;
-}
 
 let mode: Mode = 'ok';
-const received: Received[] = [];
-let provider: http.Server;
+let provider: LlmStandIn;
+let received: ProviderRequest[] = [];
 let srv: Service;
 let sdk: TestSdk;
 let api: Client;
@@ -49,65 +43,24 @@ function typedReply(prompt: string): Record<string, unknown> {
 const REFLECTIONS = { psychologist: 'p', behaviouralEconomist: 'b', politicalScientist: 'ps', demographer: 'd' };
 const PRO = 'mind-reasoner-pro';
 
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'test-model', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-
-/** The answer as chat-completion chunks of a few characters each, a few milliseconds apart. */
-async function streamAnswer(res: http.ServerResponse, content: string): Promise<void> {
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
-  res.write(chunk({ role: 'assistant', content: '' }));
-  for (let i = 0; i < content.length; i += 12) {
-    res.write(chunk({ content: content.slice(i, i + 12) }));
-    await new Promise((r) => setTimeout(r, 2));
+/** Simulations answered (streamed in chunks when asked), failed or left hanging by `mode`; typed answers after a little latency. */
+function reply(r: ProviderRequest): ProviderAnswer {
+  if (r.schemaName === 'simulation' && mode === 'hang') return 'hang';
+  if (r.schemaName === 'simulation' && mode === 'fail') return { status: 500 };
+  if (r.schemaName === 'typed_answer') {
+    // A little latency, so questions asked at once overlap here.
+    inFlight.now++;
+    inFlight.max = Math.max(inFlight.max, inFlight.now);
+    setTimeout(() => inFlight.now--, 60);
+    return { json: typedReply(r.user), delayMs: 60 };
   }
-  res.write(chunk({}, 'stop'));
-  res.end('data: [DONE]\n\n');
-}
-
-function startProvider(): Promise<number> {
-  provider = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (d: Buffer) => (raw += d.toString()));
-    req.on('end', () => {
-      const body = JSON.parse(raw) as { stream?: boolean; messages: Array<{ role: string; content: string }>; response_format?: { json_schema?: { name?: string } } };
-      const schemaName = body.response_format?.json_schema?.name ?? '';
-      const user = body.messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
-      received.push({ schemaName, user, stream: body.stream === true });
-      if (mode === 'hang' && schemaName === 'simulation') return;
-      if (mode === 'fail' && schemaName === 'simulation') {
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'boom', type: 'server_error' } }));
-        return;
-      }
-      if (schemaName === 'typed_answer') {
-        // A little latency, so questions asked at once overlap here.
-        inFlight.now++;
-        inFlight.max = Math.max(inFlight.max, inFlight.now);
-        setTimeout(() => {
-          inFlight.now--;
-          const completion = { id: 'chatcmpl-test', object: 'chat.completion', created: 1_700_000_000, model: 'test-model', choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify(typedReply(user)) }, finish_reason: 'stop' }] };
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion));
-        }, 60);
-        return;
-      }
-      const content = JSON.stringify(schemaName === 'reflections' ? REFLECTIONS : ANSWER);
-      if (body.stream) return void streamAnswer(res, content);
-      const completion = { id: 'chatcmpl-test', object: 'chat.completion', created: 1_700_000_000, model: 'test-model', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion));
-    });
-  });
-  return new Promise((resolve) => provider.listen(0, '127.0.0.1', () => resolve((provider.address() as AddressInfo).port)));
+  return { json: r.schemaName === 'reflections' ? REFLECTIONS : ANSWER };
 }
 
 before(async () => {
-  const port = await startProvider();
-  srv = await startService({
-    LLM_PROVIDER: 'openai-compatible',
-    LLM_BASE_URL: `http://127.0.0.1:${port}/v1`,
-    LLM_API_KEY: 'test-key',
-    LLM_MODEL: 'test-model',
-    LLM_MAX_RETRIES: '0',
-    LLM_TIMEOUT_MS: '1500',
-  });
+  provider = await startLlmStandIn(reply);
+  received = provider.requests;
+  srv = await startService(provider.env({ LLM_TIMEOUT_MS: '1500' }));
   sdk = srv.sdk();
   api = client(srv.api, srv.apiKey);
   mindId = (await sdk.minds.create({ name: 'Sam Okafor', consent: FULL_CONSENT })).mind.id;
@@ -116,8 +69,7 @@ before(async () => {
 });
 after(async () => {
   await srv?.close();
-  provider.closeAllConnections();
-  await new Promise((r) => provider.close(r));
+  await provider.close();
 });
 
 const lastPrompt = () => received.filter((r) => r.schemaName === 'simulation').at(-1);
