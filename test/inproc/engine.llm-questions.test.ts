@@ -1,12 +1,10 @@
 /**
- * Typed answers through the LLM engine (panels) against a local server that speaks the OpenAI
+ * Typed answers through the LLM engine (panels) against the testkit's local server that speaks the OpenAI
  * chat-completions protocol: the schema sent constrains the answer to the question's options
  * (plus "no_evidence"), the reply is mapped to a typed answer, and a reply that is not one of the
  * allowed answers becomes no_evidence (never an invented option, never a failed panel).
  */
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { LlmEngine } from '../../src/engines/llm.ts';
 import { LlmClient } from '../../src/engines/llm-model.ts';
@@ -14,18 +12,17 @@ import { UNFIT_SAYING } from '../../src/engines/llm-questions.ts';
 import type { Question } from '../../src/engines/questions.ts';
 import type { MindMemory } from '../../src/memory/mind-memory.ts';
 import { sampleInterview } from '../../testkit/fixtures.ts';
+import { startLlmStandIn, type LlmStandIn } from '../../testkit/llm-provider.ts';
 import { embeddedMind, testSearcher } from '../../testkit/minds.ts';
 
-interface Sent {
-  name: string;
-  schema: { properties: Record<string, Record<string, unknown>>; required?: string[] };
-  user: string;
-}
-
 let reply: unknown = {};
-const sent: Sent[] = [];
-let server: http.Server;
+let provider: LlmStandIn;
 let engine: LlmEngine;
+/** What the provider received last: the schema's name, the schema, the user's prompt. */
+const last = () => {
+  const r = provider.requests.at(-1);
+  return { name: r?.schemaName, schema: r?.schema ?? {}, user: r?.user ?? '' };
+};
 
 const memory: MindMemory = await embeddedMind(sampleInterview(), 'Sam Okafor');
 const ask = (question: Question) => engine.answerQuestion({ mindName: 'Sam Okafor', memory, question });
@@ -33,47 +30,22 @@ const ask = (question: Question) => engine.answerQuestion({ mindName: 'Sam Okafo
 const REMOTE: Question = { id: 'q1', text: 'Do you prefer working remotely or in an office?', type: 'single', options: ['Remote', 'Office'] };
 
 before(async () => {
-  server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (d: Buffer) => (raw += d.toString()));
-    req.on('end', () => {
-      const body = JSON.parse(raw) as {
-        messages: Array<{ role: string; content: string }>;
-        response_format?: { json_schema?: { name?: string; schema?: Sent['schema'] } };
-      };
-      const format = body.response_format?.json_schema;
-      sent.push({ name: format?.name ?? '', schema: format?.schema ?? { properties: {} }, user: body.messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n') });
-      const completion = {
-        id: 'chatcmpl-test',
-        object: 'chat.completion',
-        created: 1_700_000_000,
-        model: 'test-model',
-        choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify(reply) }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-      };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  engine = new LlmEngine(
-    new LlmClient({ provider: 'openai-compatible', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'test', model: 'test-model', timeoutMs: 5000, maxRetries: 0, contextWords: 1000 }),
-    testSearcher(),
-  );
+  provider = await startLlmStandIn(() => ({ json: reply }));
+  engine = new LlmEngine(new LlmClient(provider.settings()), testSearcher());
 });
 
-after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+after(() => provider.close());
 
 describe('LLM typed answers', () => {
   it('single: the schema is the options plus no_evidence; the reply is mapped, its passages as evidence', async () => {
     reply = { choice: 'Remote', saying: "Remote, without question. I'm far more productive there.", confidence: 0.8, passages: [0, 7] };
     const a = await ask(REMOTE);
-    const last = sent[sent.length - 1];
-    assert.equal(last?.name, 'typed_answer');
-    assert.deepEqual(last?.schema.properties.choice?.enum, ['Remote', 'Office', 'no_evidence']);
-    assert.ok(['saying', 'confidence', 'passages', 'choice'].every((k) => last?.schema.required?.includes(k)));
-    assert.match(last?.user ?? '', /# Question\n\nDo you prefer working remotely or in an office\?/);
-    assert.match(last?.user ?? '', /\[0\] .*Remote, without question/);
+    const sent = last();
+    assert.equal(sent.name, 'typed_answer');
+    assert.deepEqual(sent.schema.properties?.choice?.enum, ['Remote', 'Office', 'no_evidence']);
+    assert.ok(['saying', 'confidence', 'passages', 'choice'].every((k) => sent.schema.required?.includes(k)));
+    assert.match(sent.user, /# Question\n\nDo you prefer working remotely or in an office\?/);
+    assert.match(sent.user, /\[0\] .*Remote, without question/);
     assert.deepEqual([a.status, a.choices, a.value, a.confidence], ['answered', ['Remote'], null, 0.8]);
     assert.equal(a.evidence.length, 1, 'the passage index out of range is ignored');
     assert.match(a.evidence[0]?.text ?? '', /Remote, without question/);
@@ -92,7 +64,7 @@ describe('LLM typed answers', () => {
     const q: Question = { id: 'q2', text: 'What do you drink?', type: 'multiple', options: ['Coffee', 'Decaf', 'Tea'] };
     reply = { choices: ['Coffee'], saying: 'Two cups a day.', confidence: 0.7, passages: [0] };
     assert.deepEqual((await ask(q)).choices, ['Coffee']);
-    assert.deepEqual((sent[sent.length - 1]?.schema.properties.choices?.items as { enum?: string[] }).enum, ['Coffee', 'Decaf', 'Tea', 'no_evidence']);
+    assert.deepEqual(last().schema.properties?.choices?.items?.enum, ['Coffee', 'Decaf', 'Tea', 'no_evidence']);
     reply = { choices: ['Coffee', 'Espresso'], saying: 'Coffee.', confidence: 0.7, passages: [0] };
     assert.equal((await ask(q)).status, 'no_evidence');
     reply = { choices: ['no_evidence'], saying: '', confidence: 0, passages: [] };
@@ -104,11 +76,11 @@ describe('LLM typed answers', () => {
     reply = { value: 5, noEvidence: false, saying: 'Running helps more than anything.', confidence: 0.9, passages: [0] };
     const a = await ask(likert);
     assert.deepEqual([a.status, a.value, a.choices], ['answered', 5, []]);
-    const value = sent[sent.length - 1]?.schema.properties.value as { anyOf?: Array<Record<string, unknown>>; type?: unknown };
+    const value = last().schema.properties?.value;
     assert.match(JSON.stringify(value), /"type":"integer"/);
     assert.match(JSON.stringify(value), /"minimum":1/);
     assert.match(JSON.stringify(value), /"maximum":5/);
-    assert.match(sent[sent.length - 1]?.user ?? '', /1 = not at all/);
+    assert.match(last().user, /1 = not at all/);
     reply = { value: 9, noEvidence: false, saying: 'Loads.', confidence: 0.9, passages: [0] };
     assert.equal((await ask(likert)).status, 'no_evidence');
     reply = { value: null, noEvidence: true, saying: "I haven't said.", confidence: 0.1, passages: [] };
