@@ -6,8 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { GroundedEngine, UNKNOWN_SAYING } from '../../src/engines/grounded.ts';
 import { LlmEngine } from '../../src/engines/llm.ts';
@@ -16,6 +14,7 @@ import { USE_LITE } from '../../src/memory/encoder/use-lite.ts';
 import { checkParams, PARAMS_FILE, rankingParams } from '../../src/memory/params/params.ts';
 import type { MindMemory } from '../../src/memory/mind-memory.ts';
 import { sampleInterview } from '../../testkit/fixtures.ts';
+import { startLlmStandIn, type LlmStandIn } from '../../testkit/llm-provider.ts';
 import { embeddedMind, testEncoder, testSearcher } from '../../testkit/minds.ts';
 import { Searcher } from '../../src/memory/search/searcher.ts';
 
@@ -80,31 +79,14 @@ describe('the parameter file', () => {
 });
 
 describe('both engines quote the same passages', () => {
-  let server: http.Server;
-  const prompts: string[] = [];
+  let provider: LlmStandIn;
   before(async () => {
-    server = http.createServer((req, res) => {
-      let raw = '';
-      req.on('data', (d: Buffer) => (raw += d.toString()));
-      req.on('end', () => {
-        const body = JSON.parse(raw) as { messages: Array<{ role: string; content: string }> };
-        prompts.push(body.messages.map((m) => m.content).join('\n'));
-        const content = JSON.stringify({ thinking: 't', feeling: 'f', saying: 's', acting: 'a', confidence: 0.5 });
-        res.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({ id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }),
-        );
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    provider = await startLlmStandIn(() => ({ json: { thinking: 't', feeling: 'f', saying: 's', acting: 'a', confidence: 0.5 } }));
   });
-  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  after(() => provider.close());
 
   it('the LLM engine is shown, first, the passages the offline engine quotes as evidence', async () => {
-    const port = (server.address() as AddressInfo).port;
-    const llm = new LlmEngine(
-      new LlmClient({ provider: 'openai-compatible', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'test', model: 'm', timeoutMs: 5000, maxRetries: 0, contextWords: 1000 }),
-      searcher,
-    );
+    const llm = new LlmEngine(new LlmClient(provider.settings()), searcher);
     const scenario = 'A hospital ward wants its night nurses to take on a second shift during a staff shortage. How do you keep people from burning out?';
     const offline = await simulate(scenario);
     const online = await llm.simulate({ mindName: 'Sam Okafor', memory: mind, scenario });
@@ -115,7 +97,7 @@ describe('both engines quote the same passages', () => {
       assert.ok(offline.evidence[i]?.text.includes(lead), `offline evidence ${i} holds the ranked answer's best passage`);
       assert.ok(online.evidence[i]?.text.includes(lead), `LLM evidence ${i} holds the same passage`);
     });
-    assert.ok(prompts.some((p) => p.includes(leads[0]!)), 'the prompt carries it');
+    assert.ok(provider.requests.some((r) => `${r.system}\n${r.user}`.includes(leads[0]!)), 'the prompt carries it');
   });
 
   it('a panel question reads the same passages first: its open answer quotes the best, its evidence holds the next', async () => {
