@@ -2,12 +2,10 @@
  * The local-LLM recipe (compose.yaml's `llm` profile with compose.llm.env; docs/OPERATIONS.md "Using a
  * local model"), as far as it can be run here: no Docker engine and no model weights. The compose file is
  * read for its wiring, and the service is started with exactly the env file's settings, Ollama's
- * address swapped for a local server that speaks the same OpenAI chat-completions protocol.
+ * address swapped for the testkit's local server that speaks the same OpenAI chat-completions protocol.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
@@ -16,6 +14,7 @@ import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
 import { blobOf, waitFor } from '../testkit/sdk.ts';
 import { startService, type Service } from '../testkit/service.ts';
 import { FULL_CONSENT } from '../testkit/consent.ts';
+import { replyByName, startLlmStandIn, type LlmStandIn } from '../testkit/llm-provider.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const envFile: Record<string, string> = Object.fromEntries(
@@ -70,34 +69,19 @@ describe('compose.yaml with compose.llm.env', () => {
 });
 
 /** Ollama's OpenAI-compatible endpoint, as far as the service uses it: POST /v1/chat/completions, no key. */
-const requests: Array<{ auth: string | undefined; body: { model: string; response_format?: { type: string; json_schema?: { name: string } } } }> = [];
-let ollama: http.Server;
+let ollama: LlmStandIn;
 let srv: Service;
 const ANSWER = { thinking: 'Focus first.', feeling: 'Calm.', saying: 'Remote, without question.', acting: 'Stays home.', confidence: 0.7 };
 const REFLECTIONS = { psychologist: 'p', behaviouralEconomist: 'b', politicalScientist: 'ps', demographer: 'd' };
 
 before(async () => {
-  ollama = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (d: Buffer) => (raw += d.toString()));
-    req.on('end', () => {
-      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return void res.writeHead(404).end();
-      const body = JSON.parse(raw) as (typeof requests)[number]['body'];
-      requests.push({ auth: req.headers.authorization, body });
-      const content = JSON.stringify(body.response_format?.json_schema?.name === 'reflections' ? REFLECTIONS : ANSWER);
-      const choice = { index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: body.model, choices: [choice] }));
-    });
-  });
-  await new Promise<void>((resolve) => ollama.listen(0, '127.0.0.1', resolve));
-  const port = (ollama.address() as AddressInfo).port;
+  ollama = await startLlmStandIn(replyByName({ reflections: REFLECTIONS }, ANSWER));
   const { COMPOSE_PROFILES: _profiles, ...settings } = envFile;
-  srv = await startService({ ...settings, LLM_BASE_URL: (settings.LLM_BASE_URL ?? '').replace('ollama:11434', `127.0.0.1:${port}`) });
+  srv = await startService({ ...settings, LLM_BASE_URL: (settings.LLM_BASE_URL ?? '').replace('ollama:11434', `127.0.0.1:${ollama.port}`) });
 });
 after(async () => {
   await srv?.close();
-  ollama.closeAllConnections();
-  await new Promise((r) => ollama.close(r));
+  await ollama.close();
 });
 
 describe('the service with the env file, against an OpenAI-protocol stand-in for Ollama', () => {
@@ -111,13 +95,13 @@ describe('the service with the env file, against an OpenAI-protocol stand-in for
     assert.equal(sim.model, 'mind-reasoner-pro');
     assert.equal(sim.analysis.saying, ANSWER.saying);
     assert.deepEqual(
-      requests.map((r) => r.body.response_format?.json_schema?.name),
+      ollama.requests.map((r) => r.schemaName),
       ['reflections', 'psychometrics', 'simulation'],
     );
-    for (const r of requests) {
+    for (const r of ollama.requests) {
       assert.equal(r.body.model, envFile.LLM_MODEL, 'the Ollama tag is sent as the model id, unchanged');
-      assert.equal(r.body.response_format?.type, 'json_schema', 'structured outputs, which Ollama supports');
-      assert.equal(r.auth, undefined, 'no key: Ollama needs none');
+      assert.equal((r.body.response_format as { type?: string } | undefined)?.type, 'json_schema', 'structured outputs, which Ollama supports');
+      assert.equal(r.headers.authorization, undefined, 'no key: Ollama needs none');
     }
   });
 });
