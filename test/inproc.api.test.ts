@@ -33,6 +33,7 @@ suites(import.meta.url, [
   'consent.queued',
   'memory-cache',
   'audit.routes',
+  'audit.refusals',
   'audit.api',
   'api.export',
   'retention',

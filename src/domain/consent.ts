@@ -202,7 +202,7 @@ export class ConsentPolicy {
 
   /**
    * The same for many minds at once (a panel): refuses naming the first mind not covered, with every
-   * such mind in `details.minds`.
+   * such mind in `details.minds`, and every mind the use would have touched in `mindIds` (the access log's rows).
    */
   async checkAll(accountId: string, minds: readonly MindRow[], uses: readonly ConsentUse[]): Promise<void> {
     const now = this.rt.now();
@@ -216,6 +216,6 @@ export class ConsentPolicy {
     throw new DomainError(err.kind, err.code, refused.length === 1 ? err.message : `${err.message} ${refused.length - 1} other selected mind(s) are not covered either: see details.minds.`, {
       ...err.details,
       minds: refused.map((r) => ({ mindId: r.mind.id, name: r.mind.name, missing: r.missing, consent: r.gap === 'expired' ? 'expired' : consentOf(r.mind).status })),
-    });
+    }, minds.map((m) => m.id));
   }
 }

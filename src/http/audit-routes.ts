@@ -12,7 +12,7 @@ const panelMinds = (c: AuditCall) => {
   const panelId = c.params.panelId ?? str(pick(c.payload, 'panel', 'id'));
   return panelId ? c.accessLog.mindsOfPanel(c.auth, panelId) : [];
 };
-/** A new panel's minds; when it was refused (no panel), the minds the body named. */
+/** A new panel's minds; when it was refused (no panel), the minds the body named (the refusal's own minds come first: plugins/audit.ts). */
 const newPanelMinds = (c: AuditCall) => (c.payload === undefined ? strings(pick(c.body, 'mindIds')) : panelMinds(c));
 const panelId = (c: AuditCall) => c.params.panelId ?? str(pick(c.payload, 'panel', 'id'));
 /** A panel's answers: the minds whose answers the page holds; for CSV (a stream), the mind asked for or every mind of the panel. */
@@ -30,6 +30,11 @@ const listedMinds = (c: AuditCall) => {
   const asked = str(c.query.mindId);
   return listed.length > 0 ? listed : asked ? [asked] : [];
 };
+/** The minds a page of panels names: those each panel left out (no completed snapshot), with their names. */
+const leftOutMinds = (c: AuditCall) => {
+  const panels: unknown = pick(c.payload, 'panels');
+  return [...new Set((Array.isArray(panels) ? panels : []).flatMap((p: unknown) => each(pick(p, 'skippedMinds'), 'mindId')))];
+};
 /** A consent record in the body makes the update a consent change. */
 const mindUpdate = (c: AuditCall) => (pick(c.body, 'consent') !== undefined ? 'consent.change' : 'mind.update');
 
@@ -41,6 +46,8 @@ export const API_AUDITED: Readonly<Record<string, AuditSpec>> = {
   'GET /minds/:mindId': { action: 'mind.read', minds: paramMind },
   'PUT /minds/:mindId': { action: mindUpdate, minds: paramMind },
   'PATCH /minds/:mindId': { action: 'mind.update', minds: paramMind },
+  // Sets the mind's tags and answers the whole mind (name, e-mail, consent).
+  'PUT /minds/:mindId/tags': { action: 'mind.update', minds: paramMind },
   'DELETE /minds/:mindId': { action: 'mind.delete', minds: paramMind },
   'GET /minds/:mindId/export': { action: 'mind.export', minds: paramMind },
   // The person's words and what is derived from them.
@@ -60,14 +67,17 @@ export const API_AUDITED: Readonly<Record<string, AuditSpec>> = {
   'DELETE /simulations/:simulationId': { action: 'simulation.delete', minds: simulationMind, resource: param('simulationId'), before: true },
   // Panels: their minds are asked, their results and answers read, their answers deleted.
   'POST /panels': { action: 'panel.create', minds: newPanelMinds, resource: panelId },
+  // The list names the minds each panel left out (no completed snapshot): their names.
+  'GET /panels': { action: 'panels.list', minds: leftOutMinds },
   'GET /panels/:panelId': { action: 'panel.read', minds: panelMinds, resource: panelId },
+  // Answers the panel with its results so far.
+  'POST /panels/:panelId/cancel': { action: 'panel.cancel', minds: panelMinds, resource: panelId },
   'GET /panels/:panelId/answers': { action: 'panel.answers', minds: answerMinds, resource: panelId },
   'DELETE /panels/:panelId': { action: 'panel.delete', minds: panelMinds, resource: panelId, before: true },
 };
 
 /** Routes of the API that show nothing of a person's words or identity, each with why. */
 export const API_NOT_CONTENT: Readonly<Record<string, string>> = {
-  'PUT /minds/:mindId/tags': "the account's own labels on a mind",
   'GET /tags': "the account's tag names",
   'PUT /tags/:tagId': "renames one of the account's tags",
   'DELETE /tags/:tagId': "deletes one of the account's tags",
@@ -79,8 +89,6 @@ export const API_NOT_CONTENT: Readonly<Record<string, string>> = {
   'POST /minds/:mindId/digital-twins': 'a new twin: a name',
   'PATCH /minds/:mindId/digital-twins/:twinId': 'renames a twin',
   'GET /models': 'the simulation models',
-  'GET /panels': "the account's panels: names, questions and progress, no answers",
-  'POST /panels/:panelId/cancel': 'stops a panel; reads no answer',
   'GET /webhook-events': 'events the account received from elsewhere',
   'GET /usage': 'request counts and latencies',
   'GET /audit': 'the access log itself: ids, actions and times, no content',

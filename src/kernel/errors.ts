@@ -16,11 +16,17 @@ export class DomainError extends Error {
   readonly kind: ErrorKind;
   readonly code: string;
   readonly details?: Record<string, unknown>;
-  constructor(kind: ErrorKind, code: string, message: string, details?: Record<string, unknown>) {
+  /**
+   * The minds a refused use would have touched (a panel's, whatever selected them): the access log
+   * writes one `.denied` row per mind. Not part of the answer.
+   */
+  readonly mindIds?: readonly string[];
+  constructor(kind: ErrorKind, code: string, message: string, details?: Record<string, unknown>, mindIds?: readonly string[]) {
     super(message);
     this.kind = kind;
     this.code = code;
     this.details = details;
+    if (mindIds) this.mindIds = mindIds;
     this.name = 'DomainError';
   }
 }

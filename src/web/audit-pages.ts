@@ -24,6 +24,9 @@ const answerMinds = (c: AuditCall) => {
   return mindId ? [mindId] : panelMinds(c);
 };
 
+/** A viewer watching a running panel is recorded once a minute, not at each of its polls (AuditSpec.coalesceMs). */
+export const LIVE_COALESCE_MS = 60_000;
+
 export const PAGE_AUDITED: Readonly<Record<string, AuditSpec>> = {
   'GET /minds': { action: 'minds.list', minds: noMind },
   'POST /minds': { action: 'mind.create', minds: createdMind },
@@ -33,6 +36,7 @@ export const PAGE_AUDITED: Readonly<Record<string, AuditSpec>> = {
   'POST /minds/:mindId/delete': { action: 'mind.delete', minds: paramMind },
   'POST /minds/:mindId/consent': { action: 'consent.change', minds: paramMind },
   'POST /minds/:mindId/redaction': { action: 'mind.update', minds: paramMind },
+  'POST /minds/:mindId/tags': { action: 'mind.update', minds: paramMind },
   'GET /minds/:mindId/consent/withdraw': { action: 'mind.read', minds: paramMind },
   'POST /minds/:mindId/consent/withdraw': { action: 'consent.change', minds: paramMind },
   'GET /minds/:mindId/profile': { action: 'profile.read', minds: paramMind },
@@ -45,6 +49,8 @@ export const PAGE_AUDITED: Readonly<Record<string, AuditSpec>> = {
   'GET /panels/new': { action: 'minds.list', minds: noMind },
   'POST /panels': { action: 'panel.create', minds: panelMinds, resource: (c) => redirectedTo('panels')(c) },
   'GET /panels/:panelId': { action: 'panel.read', minds: panelMinds, resource: param('panelId') },
+  // The page's live part shows every result: polled every second while the panel runs, one row a minute.
+  'GET /panels/:panelId/live': { action: 'panel.read', minds: panelMinds, resource: param('panelId'), coalesceMs: LIVE_COALESCE_MS },
   'GET /panels/:panelId/answers': { action: 'panel.answers', minds: answerMinds, resource: param('panelId') },
   'POST /panels/:panelId/delete': { action: 'panel.delete', minds: panelMinds, resource: param('panelId'), before: true },
 };
@@ -59,11 +65,9 @@ export const PAGE_NOT_CONTENT: Readonly<Record<string, string>> = {
   'GET /keys': "the account's API keys (names and prefixes)",
   'POST /keys': 'a new API key',
   'POST /keys/:keyId/revoke': 'revokes an API key',
-  'POST /minds/:mindId/tags': "the account's own labels on a mind",
   'GET /minds/:mindId/snapshots': 'statuses, dates and counts of the uploads (polled while one is processed), no words',
   'GET /minds/:mindId/audit': 'the access log itself: ids, actions and times, no content',
   'GET /panels': "the account's panels: names and progress",
-  'GET /panels/:panelId/live': 'the progress part of the panel page, polled every second while it runs (the page itself is recorded)',
   'POST /panels/:panelId/cancel': 'stops a panel; shows no answer',
   'GET /panels/:panelId/delete': "the confirmation of a panel's deletion: its name",
   'GET /integrations/webhooks': 'webhook credentials',

@@ -152,6 +152,27 @@ describe('the access log covers every content route', () => {
     assert.deepEqual(problems, []);
   });
 
+  /** Pages left out that show the mind's name (never its words, results or e-mail), each with why. */
+  const NAMED_NOT_LOGGED: Record<string, string> = {
+    'GET /minds/:mindId/audit': "the access log's own page, headed by the mind's name: reading the log is not logged (PRIVACY.md)",
+  };
+
+  it("no route left out of the log answers with the mind's name or the person's words", async () => {
+    const [word = '', mindName = ''] = w.a.canaries;
+    const shown: string[] = [];
+    const entries: Array<[string, string, Session | undefined]> = [
+      ...Object.keys(API_NOT_CONTENT).map((k): [string, string, Session | undefined] => [k, `${k.split(' ')[0]} ${API}${k.split(' ')[1]}`, undefined]),
+      ...Object.keys(PAGE_NOT_CONTENT).map((k): [string, string, Session | undefined] => [k, k, session]),
+    ];
+    for (const [key, route, viaSession] of entries) {
+      const spec = ROUTES[route];
+      if (!spec || spec.destructive || key.split(' ')[0] !== 'GET') continue;
+      const got = await send(base, 'GET', spec.req(await targets()), viaSession ? { session: viaSession } : { authorization: `Bearer ${w.a.apiKey}` });
+      if ((got.text.includes(mindName) && !NAMED_NOT_LOGGED[key]) || got.text.includes(word)) shown.push(`${key} (${got.status})`);
+    }
+    assert.deepEqual(shown, []);
+  });
+
   it('MCP tool calls that read content leave one row per mind and action, with the key as actor', async () => {
     const t = await targets();
     const rpc = (name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });

@@ -4442,7 +4442,7 @@ export interface components {
             at: string;
             /** @description `key:<API key id>`, `user:<account id>` (the dashboard), `operator` (the admin CLI) or `system` (a scheduled job) */
             actor: string;
-            /** @description What was done: mind.create, mind.read, mind.update, consent.change, mind.delete, mind.export, minds.list, minds.search, upload.create, snapshot.create, snapshot.read, snapshot.delete, profile.read, topics.read, psychometrics.read, simulate, simulations.list, simulation.read, simulation.delete, panel.create, panel.read, panel.answers, panel.delete, retention.erase…; a refused use (403) ends in `.denied` */
+            /** @description What was done: mind.create, mind.read, mind.update, consent.change, mind.delete, mind.export, minds.list, minds.search, upload.create, snapshot.create, snapshot.read, snapshot.delete, profile.read, topics.read, psychometrics.read, simulate, simulations.list, simulation.read, simulation.delete, panel.create, panels.list, panel.read, panel.answers, panel.cancel, panel.delete, retention.erase…; a refused use (403) ends in `.denied` */
             action: string;
             /** @description The mind; null for an account-wide read (a list or search of minds) */
             mindId: string | null;
@@ -5146,7 +5146,7 @@ export interface components {
             at: string;
             /** @description `key:<API key id>`, `user:<account id>` (the dashboard), `operator` (the admin CLI) or `system` (a scheduled job) */
             actor: string;
-            /** @description What was done: mind.create, mind.read, mind.update, consent.change, mind.delete, mind.export, minds.list, minds.search, upload.create, snapshot.create, snapshot.read, snapshot.delete, profile.read, topics.read, psychometrics.read, simulate, simulations.list, simulation.read, simulation.delete, panel.create, panel.read, panel.answers, panel.delete, retention.erase…; a refused use (403) ends in `.denied` */
+            /** @description What was done: mind.create, mind.read, mind.update, consent.change, mind.delete, mind.export, minds.list, minds.search, upload.create, snapshot.create, snapshot.read, snapshot.delete, profile.read, topics.read, psychometrics.read, simulate, simulations.list, simulation.read, simulation.delete, panel.create, panels.list, panel.read, panel.answers, panel.cancel, panel.delete, retention.erase…; a refused use (403) ends in `.denied` */
             action: string;
             /** @description The mind; null for an account-wide read (a list or search of minds) */
             mindId: string | null;

@@ -10,6 +10,8 @@ interface McpCall {
   result: unknown;
   auth: AuthContext;
   accessLog: AccessLogService;
+  /** The minds a refused call would have touched (DomainError.mindIds): each gets its row. */
+  refused?: readonly string[] | undefined;
 }
 
 export interface McpAuditSpec {
@@ -66,7 +68,7 @@ export const MCP_NOT_CONTENT: Readonly<Record<string, string>> = {
 export function auditingBackend<T extends object>(backend: T, auth: AuthContext, accessLog: AccessLogService, ip: string): T {
   const seen = new Set<string>();
   const record = async (spec: McpAuditSpec, c: McpCall, denied: boolean) => {
-    const minds = await spec.minds(c);
+    const minds = c.refused?.length ? c.refused : await spec.minds(c);
     const action = denied ? `${spec.action}.denied` : spec.action;
     const resourceId = spec.resource?.(c) ?? null;
     const fresh = (minds.length > 0 ? minds : [null]).filter((mindId) => {
@@ -91,7 +93,7 @@ export function auditingBackend<T extends object>(backend: T, auth: AuthContext,
         try {
           result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
         } catch (err) {
-          if (err instanceof DomainError && err.kind === 'forbidden') await record(spec, { args, result: undefined, auth, accessLog }, true);
+          if (err instanceof DomainError && err.kind === 'forbidden') await record(spec, { args, result: undefined, auth, accessLog, refused: err.mindIds }, true);
           throw err;
         }
         await record(spec, { args, result, auth, accessLog }, false);

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
 import { actorOf, type AccessLogService, type AccessRecord } from '../../domain/access-log.ts';
 import type { AuthContext } from '../../domain/accounts.ts';
 import { DomainError } from '../../kernel/errors.ts';
@@ -24,6 +25,23 @@ export interface AuditSpec {
   resource?: (c: AuditCall) => string | null | undefined;
   /** Find the minds before the handler runs: the route deletes what names them (a simulation, a panel). */
   before?: true;
+  /**
+   * A part of a page polled while it is open (the live panel): the same read by the same actor, from
+   * the same address, of the same resource and minds, within this many milliseconds of its last row
+   * writes none. Its first read, and one each period while it goes on, are recorded.
+   */
+  coalesceMs?: number;
+}
+
+/** The refusal (403) a request was answered with: its minds are those the rows name. */
+const refusals = new WeakMap<FastifyRequest, DomainError>();
+
+/**
+ * A page that answers a refusal itself (its form shown again with 403) hands the error over, as a
+ * thrown one reaches the trail by its onError hook: a refused panel names every mind it would have asked.
+ */
+export function noteRefusal(req: FastifyRequest, err: DomainError): void {
+  refusals.set(req, err);
 }
 
 /** A route option's hooks as a list (Fastify takes one function or an array). */
@@ -82,6 +100,8 @@ export const auditTrail = fastifyPlugin<AuditOptions>(
   async (app, o) => {
     const payloads = new WeakMap<FastifyRequest, unknown>();
     const early = new WeakMap<FastifyRequest, readonly string[]>();
+    /** When each coalesced read was last recorded (coalesceMs), by actor, address, route, resource and minds. */
+    const lastRecorded = new LRUCache<string, true>({ max: 10_000 });
     const specOf = (req: FastifyRequest) => (req.routeOptions.url === undefined ? undefined : o.audited[o.keyOf(req.method, req.routeOptions.url)]);
     const callOf = (req: FastifyRequest, auth: AuthContext, payload: unknown, location?: unknown): AuditCall => ({
       auth,
@@ -113,15 +133,23 @@ export const auditTrail = fastifyPlugin<AuditOptions>(
       const action = typeof spec.action === 'string' ? spec.action : spec.action(c);
       let records: AccessRecord[];
       try {
-        const minds = early.get(req) ?? (await spec.minds(c));
+        const refused = denied ? refusals.get(req)?.mindIds : undefined;
+        const minds = refused?.length ? refused : (early.get(req) ?? (await spec.minds(c)));
         const base = { accountId: auth.accountId, actor: actorOf(auth), action: denied ? `${action}.denied` : action, resourceId: spec.resource?.(c) ?? null, ip: req.ip };
         records = minds.length > 0 ? minds.map((mindId) => ({ ...base, mindId })) : [{ ...base, mindId: null }];
+        const repeat = spec.coalesceMs ? [base.accountId, base.actor, base.ip, base.action, req.routeOptions.url, base.resourceId, ...minds].join('|') : null;
+        if (repeat !== null && lastRecorded.has(repeat)) return payload;
         await o.accessLog.record(records);
+        if (repeat !== null) lastRecorded.set(repeat, true, { ttl: spec.coalesceMs });
       } catch (err) {
         req.log.error({ err }, 'the access could not be recorded: the answer is withheld');
         throw new DomainError('unavailable', 'audit_unavailable', 'The access could not be recorded in the audit log, so it was not answered. Try again.');
       }
       return payload;
+    };
+
+    const onError = async (req: FastifyRequest, _reply: FastifyReply, err: Error) => {
+      if (err instanceof DomainError && err.kind === 'forbidden') refusals.set(req, err);
     };
 
     // Only the audited routes carry the hooks: every other route (the status, the models) pays nothing for the log.
@@ -130,6 +158,7 @@ export const auditTrail = fastifyPlugin<AuditOptions>(
       route.preHandler = [...hooksOf(route.preHandler), preHandler];
       route.preSerialization = [...hooksOf(route.preSerialization), preSerialization];
       route.onSend = [...hooksOf(route.onSend), onSend];
+      route.onError = [...hooksOf(route.onError), onError];
     });
   },
   { name: 'mindsim-audit-trail', fastify: '5.x' },

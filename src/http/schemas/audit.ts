@@ -21,7 +21,7 @@ export const AuditEntry = z
       .describe(
         'What was done: mind.create, mind.read, mind.update, consent.change, mind.delete, mind.export, minds.list, minds.search, upload.create, ' +
           'snapshot.create, snapshot.read, snapshot.delete, profile.read, topics.read, psychometrics.read, simulate, simulations.list, simulation.read, ' +
-          'simulation.delete, panel.create, panel.read, panel.answers, panel.delete, retention.erase…; a refused use (403) ends in `.denied`',
+          'simulation.delete, panel.create, panels.list, panel.read, panel.answers, panel.cancel, panel.delete, retention.erase…; a refused use (403) ends in `.denied`',
       ),
     mindId: Id.nullable().describe('The mind; null for an account-wide read (a list or search of minds)'),
     resourceId: Id.nullable().describe('The snapshot, simulation, panel or artifact, when there is one'),

@@ -6,6 +6,7 @@ import type { PanelView } from '../../domain/panels.ts';
 import { ANSWER_STATUSES, scalePointLabel } from '../../engines/questions.ts';
 import { DomainError, notFound } from '../../kernel/errors.ts';
 import type { Services } from '../../http/services.ts';
+import { noteRefusal } from '../../http/plugins/audit.ts';
 import { STATUS } from '../../http/plugins/errors.ts';
 import { PanelQuestionInput, MAX_QUESTIONS } from '../../http/schemas/panels.ts';
 import { viewerAuth } from '../guard.ts';
@@ -117,6 +118,7 @@ export function panelPages(s: Services) {
         return reply.redirect(`/panels/${panel.id}`, 303);
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
+        noteRefusal(req, err); // a refusal's row names every mind the panel would have asked
         return again(err.message, STATUS[err.kind]);
       }
     });
