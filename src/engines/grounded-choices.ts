@@ -2,7 +2,7 @@
 import type { MindMemory } from '../memory/mind-memory.ts';
 import { stemsOfText, type PhraseMatcher } from '../memory/answer/phrase-matcher.ts';
 import type { QuestionPassages } from '../memory/answer/question-passages.ts';
-import { isNegated, stanceParts } from '../memory/stance.ts';
+import { stanceParts } from '../memory/stance.ts';
 import {
   answered,
   BOTH_LEAD,
@@ -18,6 +18,7 @@ import {
   type TypedThresholds,
 } from './grounded-question-parts.ts';
 import type { Question, TypedAnswer } from './questions.ts';
+import { yesNoOf } from './grounded-yes-no.ts';
 
 
 
@@ -60,7 +61,11 @@ function supportOf(mind: MindMemory, p: Prepared, found: QuestionPassages, t: Re
       // passage is the unit of meaning, so its best-weighted sentence stands for it, without a stance.
       if (score === 0) for (const [d, w] of docs) if (w > score && o.matcher.meant(mind, found.passageOf.get(d))) consider(d, w);
     } else if (o.kind === 'yes' || o.kind === 'no') {
-      for (const [d, w] of docs) if ((o.kind === 'no') === isNegated(mind.memories[d]?.text ?? '')) consider(d, w * (subject.get(d) ?? 0));
+      const wanted = o.kind === 'yes' ? 1 : -1;
+      for (const [d, w] of docs) {
+        const said = subject.get(d) ?? 0;
+        if (said > 0 && yesNoOf(mind, d, p, t.minStance, t.ssrWeight, found.passageOf.get(d)) === wanted) consider(d, w * said);
+      }
     }
     return { text: o.text, score, doc };
   });
@@ -115,7 +120,7 @@ export function choose(mind: MindMemory, q: Question, p: Prepared, found: Questi
   const best = ranked[0];
   if (!best) return noEvidence(0);
   if (q.type === 'multiple') {
-    const chosen = support.filter((s) => s.score >= t.multipleSupport && s.score >= best.score * MULTIPLE_SHARE);
+    const chosen = support.filter((s) => s.score >= t.optionSupport && s.score >= best.score * MULTIPLE_SHARE);
     if (chosen.length === 0) return noEvidence(found.confidence * best.score, UNDECIDED_SAYING);
     const clarity = chosen.reduce((s, c) => s + c.score, 0) / chosen.length;
     return answered(mind, found, best.doc, chosen.map((c) => c.text), null, found.confidence * Math.min(1, clarity + MULTIPLE_CLARITY_BONUS));

@@ -6,29 +6,21 @@ import type { QuestionPassages } from '../memory/answer/question-passages.ts';
 import { passageEvidence, round3 } from './evidence.ts';
 import { tidy } from './grounded-analysis.ts';
 import type { TypedAnswer } from './questions.ts';
+import { typedParams, type TypedParams } from '../memory/params/typed.ts';
 
 /**
  * The thresholds of the no_evidence rule once the search finds the question on-topic (the fitted
- * `declineBelow` of params/ranking.json decides that), chosen on the panel questions of the 22
- * interviews (`npm run eval:panels --sweep`, EVAL.md) before the rule "never tune on the data you
- * report": kept as they were, not re-tuned (a corpus set of typed questions to fit them on is still
- * to build). single: the best option's support must reach `optionSupport` and lead the next
- * option's by `optionMargin`; multiple: each option chosen has at least `multipleSupport`; likert:
- * a weighted sentiment weaker than `minStance` is no stance.
+ * `declineBelow` of params/ranking.json decides that), fitted on typed questions of corpus people of
+ * the train split by `npm run train:typed` (src/memory/params/typed.json, with their provenance).
+ * single: the best option's support must reach `optionSupport` and lead the next option's by
+ * `optionMargin`; multiple: each option chosen has at least `optionSupport` (the same quantity);
+ * likert and number: a sentence is read when it says `topicShare` of the question's subject words;
+ * likert and yes/no questions of judgement: a sentiment weaker than `minStance` is no stance;
+ * yes/no: `ssrWeight`, the encoder anchors' say (grounded-yes-no.ts).
  */
-export interface TypedThresholds {
-  optionSupport: number;
-  optionMargin: number;
-  multipleSupport: number;
-  minStance: number;
-}
+export type TypedThresholds = Omit<TypedParams, 'provenance'>;
 
-export const TYPED_THRESHOLDS: Readonly<TypedThresholds> = {
-  optionSupport: 0.35,
-  optionMargin: 0.1,
-  multipleSupport: 0.45,
-  minStance: 0.05,
-};
+export const TYPED_THRESHOLDS: Readonly<TypedThresholds> = (({ provenance: _, ...t }) => t)(typedParams());
 
 /**
  * The typed answers' other hand-set numbers, beside the thresholds and with the same provenance
@@ -38,7 +30,6 @@ export const TYPED_THRESHOLDS: Readonly<TypedThresholds> = {
  * - MULTIPLE_CLARITY_BONUS: multiple, added to the chosen options' mean support for the answer's clarity;
  * - BOTH_LEAD: "both" wins over the best single option by this many `optionMargin`s when the two best are supported;
  * - SET_ASIDE / PREFERS: a sentence's stance toward an option (set aside by a contrast or a negation; said as a preference);
- * - ADDRESSES / NUMBER_TOPIC: likert and number, the share of the question's subject words a sentence must say;
  * - LIKERT_CLARITY: likert, an answer's clarity is LIKERT_CLARITY + the strength of the stance (at most 1);
  * - NUMBER_CLARITY: number, an answer's clarity is NUMBER_CLARITY[0] + NUMBER_CLARITY[1] × its sentence's weight;
  * - UNDECIDED_SHARE: the confidence kept by a number question that found the subject but no number;
@@ -50,8 +41,6 @@ export const MULTIPLE_CLARITY_BONUS = 0.2;
 export const BOTH_LEAD = 1.5;
 export const SET_ASIDE = 0.5;
 export const PREFERS = 1.3;
-export const ADDRESSES = 0.5;
-export const NUMBER_TOPIC = 0.5;
 export const LIKERT_CLARITY = 0.5;
 export const NUMBER_CLARITY = [0.6, 0.4] as const;
 export const UNDECIDED_SHARE = 0.5;
@@ -72,6 +61,12 @@ export interface Prepared {
   negative: boolean;
   /** The question asks what the person prefers or how they judge something ("Would you rather…", "Which do you enjoy more?"). */
   evaluative: boolean;
+  /** yes/no: the question asks for a judgement ("Do you like…"): a clear sentiment answers it (grounded-yes-no.ts). */
+  judgement: boolean;
+  /** yes/no: the negations of the question's own proposition ("…without a test?": 1). */
+  negations: number;
+  /** yes/no: the encoder's vectors of the "yes" and "no" anchor statements (grounded-yes-no.ts), or null. */
+  anchors: readonly [Float32Array, Float32Array] | null;
 }
 
 export function noEvidence(confidence: number, saying = NO_EVIDENCE_SAYING): TypedAnswer {

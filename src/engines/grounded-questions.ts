@@ -17,7 +17,7 @@
  *      the sentences that address the question, without or with a negation; "both" wins when the
  *      two best other options are both supported. The best option must be supported
  *      (`optionSupport`) and ahead of the next by `optionMargin`, else no_evidence.
- *    - multiple: every option supported (`multipleSupport`); none → no_evidence.
+ *    - multiple: every option supported (`optionSupport`) and near the best (MULTIPLE_SHARE); none → no_evidence.
  *    - likert: the sentiment (negation-aware) of the sentences that address the question,
  *      mapped onto the scale (its direction from its labels' meaning, flipped for a question
  *      asked negatively); too weak a stance → no_evidence.
@@ -38,11 +38,13 @@ import { askedUnit, TIME_UNITS, type AskedUnit } from '../memory/numbers.ts';
 import { PhraseMatcher } from '../memory/answer/phrase-matcher.ts';
 import { questionPassages } from '../memory/answer/question-passages.ts';
 import type { SearchResult } from '../memory/search/search.ts';
+import { splitScenario } from '../memory/search/scenario.ts';
 import type { RankingParams } from '../memory/params/params.ts';
 import { asksNegatively, labelsDescend } from '../memory/stance.ts';
 import { choose } from './grounded-choices.ts';
 import { answered, noEvidence, TYPED_THRESHOLDS, type Prepared, type TypedThresholds } from './grounded-question-parts.ts';
 import { likert, numberAnswer } from './grounded-scales.ts';
+import { JUDGEMENT_RE, questionNegations, yesNoAnchors } from './grounded-yes-no.ts';
 import type { Question, TypedAnswer } from './questions.ts';
 
 export { NO_EVIDENCE_SAYING, TYPED_THRESHOLDS, UNDECIDED_SAYING, type TypedThresholds } from './grounded-question-parts.ts';
@@ -56,8 +58,18 @@ const preparedCache = new LRUCache<string, Prepared>({ max: PREPARED_QUERIES });
 /** The options that are words (not yes/no/both): these are searched as the question's context. */
 export const wordOptions = (q: Question): string[] => (q.options ?? []).filter((o) => optionKind(o) === 'words');
 
-/** The phrases of a question the encoder embeds (once per question): its word options, then (for a number) its subject. */
-export const questionPhrases = (q: Question): string[] => [...wordOptions(q).map((o) => o.trim()), ...(q.type === 'number' ? [topicOf(q.text, askedUnit(q.text))] : [])];
+/** A single-choice question offering a yes and a no (grounded-yes-no.ts reads it). */
+const asksYesNo = (q: Question): boolean => q.type === 'single' && ['yes', 'no'].every((k) => (q.options ?? []).some((o) => optionKind(o) === k));
+
+/**
+ * The phrases of a question the encoder embeds (once per question): its word options, then (for a
+ * number) its subject, then (for yes/no) its "yes" and "no" anchor statements.
+ */
+export const questionPhrases = (q: Question): string[] => [
+  ...wordOptions(q).map((o) => o.trim()),
+  ...(q.type === 'number' ? [topicOf(q.text, askedUnit(q.text))] : []),
+  ...(asksYesNo(q) ? yesNoAnchors(splitScenario(q.text).ask) : []),
+];
 
 const optionKind = (text: string): 'yes' | 'no' | 'both' | 'words' => {
   const t = text.trim();
@@ -79,10 +91,13 @@ function prepare(q: Question, vectors: readonly Float32Array[] = []): Prepared {
   });
   const listed = wordOptions(q);
   const unit = askedUnit(q.text);
+  const anchorsAt = listed.length + (q.type === 'number' ? 1 : 0);
+  const [yes, no] = [vectors[anchorsAt], vectors[anchorsAt + 1]];
   const prepared: Prepared = {
     // The options are the context, the question the ask (memory/search/scenario.ts).
     scenario: listed.length > 0 && (q.type === 'single' || q.type === 'multiple') ? `${listed.join(', ')}. ${q.text}` : q.text,
-    subject: new PhraseMatcher(q.text),
+    // What is asked: a question put after its context ("We're a 12-person agency… Would you take the deal?") asks its last sentence.
+    subject: new PhraseMatcher(splitScenario(q.text).ask),
     options,
     unit,
     unitMatchers: unit.words.slice(0, 1).map((w) => new PhraseMatcher(w)),
@@ -90,6 +105,9 @@ function prepare(q: Question, vectors: readonly Float32Array[] = []): Prepared {
     descending: labelsDescend(q.scale?.labels),
     negative: asksNegatively(q.text),
     evaluative: EVALUATIVE_RE.test(q.text),
+    judgement: JUDGEMENT_RE.test(q.text),
+    negations: questionNegations(splitScenario(q.text).ask),
+    anchors: asksYesNo(q) && yes && no ? [yes, no] : null,
   };
   preparedCache.set(key, prepared);
   return prepared;
@@ -131,7 +149,7 @@ export function answerTyped(
     case 'likert':
       return likert(mind, question, p, found, t);
     case 'number':
-      return numberAnswer(mind, question, p, found);
+      return numberAnswer(mind, question, p, found, t);
     case 'open':
       return answered(mind, found, found.passages[0]?.[0] ?? -1, [], null, found.confidence);
   }

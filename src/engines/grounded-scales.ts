@@ -3,14 +3,12 @@ import type { MindMemory } from '../memory/mind-memory.ts';
 import { statedNumbers, TIME_UNITS, type StatedNumber } from '../memory/numbers.ts';
 import { PhraseMatcher } from '../memory/answer/phrase-matcher.ts';
 import type { QuestionPassages } from '../memory/answer/question-passages.ts';
-import { sentenceSentiment } from '../memory/stance.ts';
+import { clauseSentiment } from './grounded-yes-no.ts';
 import {
-  ADDRESSES,
   answered,
   LIKERT_CLARITY,
   noEvidence,
   NUMBER_CLARITY,
-  NUMBER_TOPIC,
   readDocs,
   UNDECIDED_SAYING,
   UNDECIDED_SHARE,
@@ -29,17 +27,22 @@ export function likert(mind: MindMemory, q: Question, p: Prepared, found: Questi
   let sum = 0;
   let total = 0;
   let decisive = -1;
-  let strongest = 0;
+  const about = p.topic.empty ? p.subject : p.topic;
+  const read: Array<{ d: number; pull: number }> = [];
   for (const [d, w] of readDocs(found)) {
-    const addresses = (p.topic.empty ? p.subject : p.topic).match(mind, d);
-    if (addresses < ADDRESSES) continue;
-    const s = sentenceSentiment(mind, d);
+    const addresses = about.match(mind, d);
+    if (addresses < t.topicShare) continue;
+    // The clause that speaks of the subject ("I never drink decaf and I think pod machines are a waste…": the second).
+    const s = clauseSentiment(mind, d, about.stems, t.minStance);
     // The sentences that say most of the question's words count most.
     sum += w * addresses * addresses * s;
     total += w * addresses * addresses;
-    if (Math.abs(w * addresses * s) > strongest) [strongest, decisive] = [Math.abs(w * addresses * s), d];
+    read.push({ d, pull: w * addresses * s });
   }
   const stance = total > 0 ? sum / total : 0;
+  // The passage quoted is the one that pulls hardest the way the answer goes: never one that says the opposite.
+  let strongest = 0;
+  for (const { d, pull } of read) if (pull * stance > 0 && Math.abs(pull) > strongest) [strongest, decisive] = [Math.abs(pull), d];
   if (total === 0 || Math.abs(stance) < t.minStance || decisive < 0) return noEvidence(found.confidence * Math.min(1, Math.abs(stance) / t.minStance), UNDECIDED_SAYING);
   const oriented = (p.descending ? -1 : 1) * (p.negative ? -1 : 1) * stance;
   const half = (scale.max - scale.min) / 2;
@@ -68,12 +71,12 @@ function fits(n: StatedNumber, p: Prepared, text: string): boolean {
 
 
 
-export function numberAnswer(mind: MindMemory, q: Question, p: Prepared, found: QuestionPassages): TypedAnswer {
+export function numberAnswer(mind: MindMemory, q: Question, p: Prepared, found: QuestionPassages, t: Readonly<TypedThresholds>): TypedAnswer {
   const min = q.scale?.min ?? -Infinity;
   const max = q.scale?.max ?? Infinity;
   for (const [d, w] of readDocs(found)) {
     // The sentence must speak of what is asked (not only name a unit): "married" for "How many years have you been married?".
-    if (!p.topic.empty && p.topic.match(mind, d) < NUMBER_TOPIC && !p.topic.meant(mind, found.passageOf.get(d))) continue;
+    if (!p.topic.empty && p.topic.match(mind, d) < t.topicShare && !p.topic.meant(mind, found.passageOf.get(d))) continue;
     const text = mind.memories[d]?.text ?? '';
     const n = statedNumbers(text).find((x) => x.value >= min && x.value <= max && fits(x, p, text));
     if (n) return answered(mind, found, d, [], n.value, found.confidence * (NUMBER_CLARITY[0] + NUMBER_CLARITY[1] * w));

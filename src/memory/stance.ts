@@ -101,3 +101,26 @@ export function stanceParts(text: string, sentiment: (s: string) => number = sen
   }
   return parts;
 }
+
+// ---- A sentence's answer to a yes/no question (typed answers; eval/panels' contradiction check reads its own way) ----
+
+/**
+ * Where one clause of a spoken sentence ends and the next begins: ";", ":", a dash, "…", "but",
+ * "because", "although", "whereas", and "and"/"so"/a comma when a new subject follows ("…went to,
+ * and two of the best engineers…"). A comma inside a clause ("I never, ever check") does not end it.
+ */
+const CLAUSE_BREAK_RE =
+  /\s*(?:[;:]|\s[—–-]\s|\.\.\.|…)\s*|\s*,?\s+(?:but|because|although|though|whereas|except\s+that)\s+|\s*,?\s+(?:and|so|yet|while)\s+(?=(?:I|I'm|I've|I'd|we|we're|we've|they|they're|he|she|it|it's|there|that's|this|two|one|some|most|many|all)\b)|\s*,\s+(?=(?:I|we|they|he|she|it|there|that's)\b)/i;
+
+/** The clauses of a sentence, in order (the sentence itself when nothing splits it). */
+export function clausesOf(text: string): string[] {
+  return text
+    .split(new RegExp(CLAUSE_BREAK_RE.source, 'gi'))
+    .map((c) => c.trim())
+    .filter((c) => c.length > 0);
+}
+
+/** Negations in a text that deny what follows them ("never", "not", "without", "n't"…), affirming ones aside ("without question", "not only"). */
+export function negationCount(text: string): number {
+  return [...text.replace(AFFIRMING_RE, ' ').matchAll(new RegExp(NEGATION_RE.source, 'gi'))].length;
+}

@@ -12,8 +12,12 @@ import { GroundedEngine } from '../../src/engines/grounded.ts';
 import type { Question, TypedAnswer } from '../../src/engines/questions.ts';
 import { MindMemory } from '../../src/memory/mind-memory.ts';
 import { statedNumbers } from '../../src/memory/numbers.ts';
+import { clausesOf, negationCount } from '../../src/memory/stance.ts';
+import { yesNoAnchors } from '../../src/engines/grounded-yes-no.ts';
 import { embeddedMind, testSearcher } from '../../testkit/minds.ts';
+import { sampleInterview } from '../../testkit/fixtures.ts';
 import { interviewsDir, readInterviews } from '../../eval/interviews.ts';
+import { contradiction } from '../../eval/panels/contradiction.ts';
 
 const DIR = interviewsDir();
 const present = fs.existsSync(path.join(DIR, 'away-from-keyboard-5.md')) && fs.existsSync(path.join(DIR, 'away-from-keyboard-8.md'));
@@ -124,6 +128,56 @@ describe('typed answers from a real interview', { skip: present ? false : `no tr
         assert.deepEqual(await ask(mind, q), a, 'same question, same answer');
       }
     }
+  });
+});
+
+describe('typed answers agree with the passage they quote (docs/examples/interview.vtt, Sam Okafor)', () => {
+  let sam: MindMemory;
+  const yesNo = (text: string): Question => ({ id: 'q', text, type: 'single', options: ['Yes', 'No'] });
+  before(async () => {
+    sam = await embeddedMind(sampleInterview(), 'Sam Okafor');
+  });
+
+  it('yes: a negation in another clause of the sentence is not a no ("I don\'t care much about which university…, and two of the best engineers I\'ve worked with were self-taught")', async () => {
+    const q = yesNo('Would you hire a self-taught engineer?');
+    const a = await ask(sam, q);
+    assert.deepEqual([a.status, a.choices], ['answered', ['Yes']]);
+    assert.match(a.saying, /self-taught/);
+    assert.equal(contradiction(q, a), 'agrees');
+    // The same passage quoted for a "No" is what the evaluation's checker counts as a contradiction.
+    assert.equal(contradiction(q, { ...a, choices: ['No'] }), 'contradicts');
+  });
+
+  it('no: a negation in the clause that says the subject ("I never take meetings after five"), and one against the question\'s own ("…without a test")', async () => {
+    for (const text of ['Do you take meetings after five?', 'Do you drink decaf?', 'Do you merge pull requests without a test?']) {
+      const a = await ask(sam, yesNo(text));
+      assert.deepEqual([a.status, a.choices], ['answered', ['No']], text);
+      assert.notEqual(contradiction(yesNo(text), a), 'contradicts', text);
+    }
+    const again = await ask(sam, yesNo('Would you make the same choice again and join a startup?'));
+    assert.deepEqual(again.choices, ['Yes']);
+  });
+
+  it('likert: the clause about the subject, and a quote on the side of the answer ("I think pod machines are a waste of good coffee")', async () => {
+    const q: Question = { id: 'q', text: 'How much do you like pod coffee machines?', type: 'likert', scale: L5 };
+    const a = await ask(sam, q);
+    assert.equal(a.status, 'answered');
+    assert.ok(a.value !== null && a.value <= 2, `value ${a.value}`);
+    assert.match(a.saying, /pod machines are a waste/);
+    assert.notEqual(contradiction(q, a), 'contradicts');
+  });
+
+  it('reading a sentence: clauses, negations, anchors', () => {
+    assert.deepEqual(clausesOf("I don't care much about which university someone went to, and two of the best engineers I've worked with were self-taught."), [
+      "I don't care much about which university someone went to",
+      "two of the best engineers I've worked with were self-taught.",
+    ]);
+    assert.deepEqual(clausesOf('I never, ever check email before my run.'), ['I never, ever check email before my run.']);
+    assert.deepEqual(
+      ['I never merge a pull request without a test.', 'Remote, without question.', "No doubt, I don't."].map(negationCount),
+      [2, 0, 1],
+    );
+    assert.deepEqual(yesNoAnchors('Would you hire a self-taught engineer for your team?'), ['Yes, I would hire a self-taught engineer for my team.', 'No, I would not hire a self-taught engineer for my team.']);
   });
 });
 
