@@ -34,6 +34,7 @@ suites(import.meta.url, [
   'memory-cache',
   'audit.routes',
   'audit.refusals',
+  'accounts.lookalikes',
   'audit.api',
   'api.export',
   'retention',

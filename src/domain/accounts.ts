@@ -1,9 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import type { AccountRow } from '../store/db/repos/accounts.ts';
 import type { Repos } from '../store/db/repos/index.ts';
-import { DomainError, notFound } from '../kernel/errors.ts';
+import { notFound } from '../kernel/errors.ts';
 import { iso, type Runtime } from '../kernel/runtime.ts';
-import { normalizeEmail } from './email.ts';
+import { emailKey, normalizeEmail, refuseTaken } from './email.ts';
 import { generateApiKey, prefixOf, sameHash, sha256 } from './secrets.ts';
 
 export type Tier = AccountRow['tier'];
@@ -46,18 +46,24 @@ export class AccountService {
 
   async createAccount(email: string, tier: Tier): Promise<{ accountId: string; apiKey: string; prefix: string }> {
     const normalized = normalizeEmail(email);
-    if (await this.repos.accounts.byEmail(normalized)) {
-      throw new DomainError('conflict', 'email_taken', 'An account with this email already exists.');
-    }
+    const taken = 'An account with this email already exists.';
+    await refuseTaken(this.repos.accounts, normalized, taken);
     const accountId = this.rt.newId();
-    await this.repos.accounts.insert({
-      id: accountId,
-      email: normalized,
-      tier,
-      password_hash: null,
-      created_at: iso(this.rt.now()),
-      require_consent: this.requireConsent ? 1 : 0,
-    });
+    try {
+      await this.repos.accounts.insert({
+        id: accountId,
+        email: normalized,
+        email_key: emailKey(normalized),
+        tier,
+        password_hash: null,
+        created_at: iso(this.rt.now()),
+        require_consent: this.requireConsent ? 1 : 0,
+      });
+    } catch (err) {
+      // Made at the same moment by another request: the unique indexes decide, the answer says which.
+      await refuseTaken(this.repos.accounts, normalized, taken);
+      throw err;
+    }
     const { apiKey, prefix } = await this.createApiKey(accountId, 'default');
     return { accountId, apiKey, prefix };
   }

@@ -4,7 +4,7 @@ import type { Repos } from '../store/db/repos/index.ts';
 import { DomainError, invalid, notFound } from '../kernel/errors.ts';
 import { iso, type Runtime } from '../kernel/runtime.ts';
 import type { Tier } from './accounts.ts';
-import { canonicalEmail, normalizeEmail } from './email.ts';
+import { canonicalEmail, emailKey, foldedEmail, normalizeEmail, refuseTaken } from './email.ts';
 
 export const MIN_PASSWORD = 10;
 const MAX_PASSWORD = 256;
@@ -47,12 +47,12 @@ export class LoginService {
   async signUp(email: string, password: string): Promise<Account> {
     const normalized = normalizeEmail(email);
     checkPassword(password);
-    if (await this.repos.accounts.byEmail(normalized)) {
-      throw new DomainError('conflict', 'email_taken', 'An account with this email already exists. Log in instead.');
-    }
+    const taken = 'An account with this email already exists. Log in instead.';
+    await refuseTaken(this.repos.accounts, normalized, taken);
     const row = {
       id: this.rt.newId(),
       email: normalized,
+      email_key: emailKey(normalized),
       tier: 'standard' as const,
       password_hash: await hash(password),
       created_at: iso(this.rt.now()),
@@ -61,18 +61,23 @@ export class LoginService {
     try {
       await this.repos.accounts.insert(row);
     } catch (err) {
-      // Two sign-ups with one email at once: the unique index decides.
-      if (await this.repos.accounts.byEmail(normalized)) {
-        throw new DomainError('conflict', 'email_taken', 'An account with this email already exists. Log in instead.');
-      }
+      // Two sign-ups with one address (or two that look the same) at once: the unique indexes decide.
+      await refuseTaken(this.repos.accounts, normalized, taken);
       throw err;
     }
     return { id: row.id, email: row.email, tier: row.tier, createdAt: row.created_at };
   }
 
-  /** The account of an email (looked up in its canonical form: zero-width characters, full-width letters and case do not matter) and password. */
+  /**
+   * The account of an email (looked up in its canonical form: zero-width characters, full-width
+   * letters, case, a trailing dot and full stops do not matter; then as accounts made before the
+   * domain was normalised stored it) and password.
+   */
   async logIn(email: string, password: string): Promise<Account> {
-    return this.verified(await this.repos.accounts.byEmail(canonicalEmail(email)), password);
+    const canonical = canonicalEmail(email);
+    const folded = foldedEmail(email);
+    const row = (await this.repos.accounts.byEmail(canonical)) ?? (folded !== canonical ? await this.repos.accounts.byEmail(folded) : undefined);
+    return this.verified(row, password);
   }
 
   /** The logged-in account again, when its password is right (a password change asks for the current one). */

@@ -19,6 +19,8 @@ export interface AccountsTable {
   require_consent: ColumnType<number, number | undefined, number>;
   /** Transcripts and simulations older than this many days are erased by the retention job; null keeps them. */
   retention_days: number | null;
+  /** The address's skeleton (domain/email.ts emailKey), unique: one account per address that looks the same (014_email_keys). */
+  email_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ApiKeysTable {

@@ -13,6 +13,7 @@ import * as m011 from './011_snapshot_passages.ts';
 import * as m012 from './012_privacy.ts';
 import * as m013redaction from './013_redaction.ts';
 import * as m013retention from './013_retention.ts';
+import * as m014 from './014_email_keys.ts';
 
 /** Migrations are versioned in the repo and applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '012_privacy': m012,
   '013_redaction': m013redaction,
   '013_retention': m013retention,
+  '014_email_keys': m014,
 };
 
 export const migrationProvider: MigrationProvider = {

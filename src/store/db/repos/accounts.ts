@@ -22,6 +22,11 @@ export class AccountsRepo {
     return this.db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
   }
 
+  /** The account whose address has this skeleton (one that looks the same). */
+  byEmailKey(key: string): Promise<AccountRow | undefined> {
+    return this.db.selectFrom('accounts').selectAll().where('email_key', '=', key).executeTakeFirst();
+  }
+
   async count(): Promise<number> {
     const r = await this.db
       .selectFrom('accounts')
