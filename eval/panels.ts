@@ -26,6 +26,8 @@ import { interviewsDir, readInterviews, REPO_ROOT, shownPath, type Interview } f
 import { loadQuestions, problems, quotedTurn, DEFAULT_QUESTIONS, type OnTopicQuestion } from './panels/questions.ts';
 import { renderPanels, writeSection, type ConditionResult, type PanelReport } from './panels/report.ts';
 import { baselines, correct, withinOne } from './panels/score.ts';
+import { loadJudgements, tallyContradictions, writeToJudge, type ContradictionTally } from './panels/judgements.ts';
+import { corpusTurns, scenarioYesNo, transferYesNo } from './panels/yes-no-sets.ts';
 
 function options(argv: string[]) {
   const { values, positionals } = parseArgs({
@@ -35,9 +37,10 @@ function options(argv: string[]) {
       questions: { type: 'string', default: DEFAULT_QUESTIONS },
       out: { type: 'string', default: path.join(REPO_ROOT, 'EVAL.md') },
       'no-write': { type: 'boolean', default: false },
+      'to-judge': { type: 'string' },
     },
   });
-  return { dir: interviewsDir(positionals[0]), questions: path.resolve(values.questions), out: path.resolve(values.out), write: !values['no-write'] };
+  return { dir: interviewsDir(positionals[0]), questions: path.resolve(values.questions), out: path.resolve(values.out), write: !values['no-write'], toJudge: values['to-judge'] };
 }
 
 interface Timed {
@@ -83,6 +86,35 @@ function condition(name: string, questions: readonly OnTopicQuestion[], answers:
     offTopicDeclined: offTopic.filter((a) => a.status === 'no_evidence').length,
     byType: [...byType].map(([type, e]) => ({ type, ...e })),
   };
+}
+
+/**
+ * Typed answers that contradict their quoted evidence (eval/panels/judgements.ts): the panel
+ * questions (held out and whole), the 22 interviews' other-industry scenarios asked as yes/no of
+ * the whole minds, and the transfer set's asked as yes/no of their corpus people's minds.
+ */
+async function contradictionSets(onTopic: readonly OnTopicQuestion[], first: { held: Timed[]; full: Timed[] }, whole: ReadonlyMap<string, MindMemory>): Promise<ContradictionTally[]> {
+  const judged = loadJudgements();
+  const pairs = (answers: readonly Timed[]) => onTopic.map((q, i) => [q, (answers[i] as Timed).answer] as const);
+  const scenarios: Array<readonly [Question, TypedAnswer]> = [];
+  for (const item of scenarioYesNo()) {
+    const mind = whole.get(item.file);
+    if (mind) scenarios.push([item.question, (await timed(mind, item.question)).answer]);
+  }
+  const transfer: Array<readonly [Question, TypedAnswer]> = [];
+  const transferMinds = new Map<string, MindMemory>();
+  for (const item of transferYesNo()) {
+    const key = `${item.file}:${item.person}`;
+    let mind = transferMinds.get(key);
+    if (!mind) transferMinds.set(key, (mind = await mindOf(`transfer-${key}`, corpusTurns(item.file), item.person)));
+    transfer.push([item.question, (await timed(mind, item.question)).answer]);
+  }
+  return [
+    tallyContradictions('panel questions, held-out passage', pairs(first.held), judged),
+    tallyContradictions('panel questions, whole transcript', pairs(first.full), judged),
+    tallyContradictions('22 interviews: other-industry scenarios as yes/no', scenarios, judged),
+    tallyContradictions('transfer set (validation people) as yes/no', transfer, judged),
+  ];
 }
 
 async function main(): Promise<void> {
@@ -147,6 +179,8 @@ async function main(): Promise<void> {
     }
   }
   const panelMs = performance.now() - panelStart;
+  const contradictions = await contradictionSets(onTopic, first, whole);
+  if (opts.toJudge) console.log(`${writeToJudge(opts.toJudge, contradictions)} answers to judge written to ${opts.toJudge}`);
   const base = baselines(onTopic);
   const report: PanelReport = {
     date: new Date().toISOString().slice(0, 10),
@@ -171,6 +205,7 @@ async function main(): Promise<void> {
     meanSentences: [...whole.values()].reduce((s, m) => s + m.size, 0) / whole.size,
     panel: { minds: interviews.length, questions: panelQuestions.length, answers: panelAnswers, ms: panelMs, buildMs: panelBuildMs },
     thresholds: TYPED_THRESHOLDS,
+    contradictions,
     seconds: (performance.now() - started) / 1000,
     rows: onTopic.map((q, i) => ({ q, held: first.held[i]?.answer as TypedAnswer, full: first.full[i]?.answer as TypedAnswer })),
   };

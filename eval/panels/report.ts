@@ -4,6 +4,7 @@ import type { TypedAnswer } from '../../src/engines/questions.ts';
 import type { TypedThresholds } from '../../src/engines/grounded-questions.ts';
 import type { OnTopicQuestion } from './questions.ts';
 import { correct } from './score.ts';
+import { renderContradictions, type ContradictionTally } from './judgements.ts';
 
 export const SECTION = '## Panels (typed answers)';
 
@@ -39,6 +40,7 @@ export interface PanelReport {
   meanSentences: number;
   panel: { minds: number; questions: number; answers: number; ms: number; buildMs: number };
   thresholds: Readonly<TypedThresholds>;
+  contradictions: ContradictionTally[];
   seconds: number;
   rows: Array<{ q: OnTopicQuestion; held: TypedAnswer; full: TypedAnswer }>;
 }
@@ -94,10 +96,11 @@ export function renderPanels(r: PanelReport): string {
     'here includes embedding its passages, which the service does once when the snapshot is processed, never for a panel.',
     '',
     `**Thresholds.** Whether a question is answered at all is the search's fitted P(on-topic) (\`declineBelow\` of ranking.json, chosen on`,
-    `validation people of the corpus). The typed thresholds (\`TYPED_THRESHOLDS\`): optionSupport ${r.thresholds.optionSupport}, optionMargin ${r.thresholds.optionMargin},`,
-    `multipleSupport ${r.thresholds.multipleSupport}, minStance ${r.thresholds.minStance} were chosen on these same questions before the rule "never tune on the`,
-    'data you report" and are kept as they were, not re-tuned: the figures above are in-sample for them. The build and per-answer times include the encoder.',
+    `validation people of the corpus). The typed thresholds (src/memory/params/typed.json): ${Object.entries(r.thresholds).map(([k, v]) => `${k} ${v}`).join(', ')},`,
+    'fitted by `npm run train:typed` on typed questions of corpus people of the train split (never on these questions): the',
+    'figures above are out-of-sample for them. The build and per-answer times include the encoder.',
     '',
+    ...contradictionSection(r.contradictions),
     'Baselines, over the same on-topic questions and always answering: *majority* gives each question the answer most often',
     'expected among the other questions of its type (leave-one-out) when it is allowed there, else the first option or the',
     "scale's midpoint; *random* is the expected accuracy of a uniform option, non-empty subset or scale point (0 on number",
@@ -114,6 +117,30 @@ export function renderPanels(r: PanelReport): string {
     '',
   );
   return out.join('\n');
+}
+
+/** Typed answers against the passages they quote: the table and the contradictions found, by hand or by the checker. */
+function contradictionSection(tallies: readonly ContradictionTally[]): string[] {
+  const found = tallies.flatMap((t) => t.checked.filter((c) => c.hand === 'contradicts' || (c.checker === 'contradicts' && c.hand !== 'agrees')).map((c) => ({ set: t.set, ...c })));
+  return [
+    '**Typed answers against their evidence.** A yes/no, choice or likert answer contradicts its evidence when the passage it quotes',
+    'says the opposite. Counted by the checker (eval/panels/contradiction.ts: compromise\'s clauses and negation tags and a word',
+    "list of its own, apart from the engine's wink-nlp readings) over every such answer, and by hand over the answers judged in",
+    'eval/panels/judgements.json (question, answer and quoted passage read; a changed answer is judged anew). Sets: the panel',
+    "questions above; the 22 interviews' other-industry scenarios whose ask is a yes/no question, asked as Yes/No of the whole mind;",
+    "the same of the transfer development set (eval/transfer/, validation people of the corpus, each asked of their episode's mind).",
+    '',
+    ...renderContradictions(tallies),
+    '',
+    ...(found.length === 0
+      ? ['No answer was found contradicting its evidence, by hand or by the checker.', '']
+      : [
+          'Contradictions found (by hand, or by the checker where no hand judgement disagrees):',
+          '',
+          ...found.map((c) => `- ${c.set}: "${c.question.text}" → ${c.answer.choices.join(' + ') || c.answer.value} (checker: ${c.checker}, hand: ${c.hand ?? 'not judged'}), quoting "${c.answer.saying.slice(0, 220)}${c.answer.saying.length > 220 ? '…' : ''}"`),
+          '',
+        ]),
+  ];
 }
 
 /** What the figures say (the same wording on every run; the numbers are this run's). */
