@@ -127,6 +127,10 @@ export function choose(mind: MindMemory, q: Question, p: Prepared, found: Questi
   }
   const second = ranked[1];
   const margin = best.score - (second?.score ?? 0);
+  // yes/no has its own thresholds, fitted on the corpus; options in words keep theirs. Nothing said of any option is never an answer.
+  const yesNo = p.options.some((o) => o.kind === 'yes') && p.options.some((o) => o.kind === 'no');
+  t = yesNo ? { ...t, optionSupport: t.yesNoSupport, optionMargin: t.yesNoMargin } : t;
+  if (best.score <= 0) return noEvidence(0, UNDECIDED_SAYING);
   if (best.score >= t.optionSupport && margin < t.optionMargin && second) {
     // Their words support two options alike: the encoder decides when it is sure the passages mean one and not the other.
     const winner = meantAlone(mind, p, found, best, second);

@@ -7,7 +7,11 @@ import fs from 'node:fs';
 import { z } from 'zod';
 
 export const TypedParams = z.object({
-  /** single: the best option's support must reach this… */
+  /** yes/no: the best of Yes and No must have this support… */
+  yesNoSupport: z.number().min(0).max(1),
+  /** …and lead the other's by this. */
+  yesNoMargin: z.number().min(0).max(1),
+  /** single over words: the best option's support must reach this… */
   optionSupport: z.number().min(0).max(1),
   /** …and lead the next option's by this. */
   optionMargin: z.number().min(0).max(1),
