@@ -322,3 +322,18 @@ export function generate(seed: number, set: 'dev' | 'report', carriers: readonly
   }
   return interviews;
 }
+
+/** A value of a kind as this corpus makes them, and the third parties' names of a set (for bench/redaction-real-planted.ts). */
+export function plantedValue(r: Rng, kind: Exclude<RedactionKind, 'person'>, first: string, last: string): string {
+  const make: Record<Exclude<RedactionKind, 'person'>, () => string> = {
+    email: () => email(r, first, last),
+    phone: () => phone(r),
+    card: () => card(r),
+    iban: () => iban(r),
+    address: () => address(r),
+    url: () => personalUrl(r, first, last),
+    dob: () => birthDate(r),
+  };
+  return make[kind]();
+}
+export const thirdParties = (set: 'dev' | 'report'): { given: string[]; family: string[] } => ({ given: half(GIVEN, set), family: half(FAMILY, set) });
