@@ -2,7 +2,7 @@ import { countPlaceholders, hasCounts, type RedactionCounts } from '../privacy/k
 import type { MindMemory } from '../memory/mind-memory.ts';
 import type { StoredMemory } from '../memory/types.ts';
 import type { EvidenceItem } from './types.ts';
-import { roundScore } from '../memory/answer/confidence.ts';
+import { roundScore } from '../memory/answer/scores.ts';
 
 /** `{redactions}` when a quoted text holds redaction placeholders (stored mode), else nothing. */
 function placeholdersIn(text: string): { redactions?: RedactionCounts } {
@@ -11,7 +11,7 @@ function placeholdersIn(text: string): { redactions?: RedactionCounts } {
   return hasCounts(counts) ? { redactions: counts } : {};
 }
 
-/** Scores and confidences are reported to three decimals (memory/answer/confidence.ts owns the rounding). */
+/** Scores and confidences are reported to three decimals (memory/answer/scores.ts owns the rounding). */
 export const round3 = roundScore;
 
 /** A memory as the evidence of an answer: its text and source, without the fields it lacks. */

@@ -8,6 +8,7 @@
 import { qaPairsOf } from '../memory/profile.ts';
 import { scoreAnswer, tokenF1 } from '../memory/fidelity.ts';
 import { terms } from '../memory/sentences.ts';
+import { roundScore as round } from '../memory/answer/scores.ts';
 import { seededRandom } from '../memory/seeded-random.ts';
 import type { Memory } from '../memory/types.ts';
 import type { PassageSpan } from '../memory/build/passages.ts';
@@ -32,7 +33,6 @@ export interface Fidelity {
   baselineContentF1: number;
 }
 
-const round = (n: number) => Math.round(n * 1000) / 1000;
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
 
 /** The snapshot's passages and their stored vectors (build/passages.ts), as the analysis thread made them. */

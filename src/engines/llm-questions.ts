@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { DomainError } from '../kernel/errors.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
 import { answerPassages, docRelevance } from '../memory/answer/passages.ts';
+import { unitScore } from '../memory/answer/scores.ts';
 import type { Searcher } from '../memory/search/searcher.ts';
 import { PROMPT_PASSAGES as PASSAGES, RUNNER_UP_WORDS as PASSAGE_WORDS } from '../memory/tuning.ts';
 import { passageEvidence, round3 } from './evidence.ts';
@@ -74,7 +75,7 @@ const declined = (saying: string, confidence = 0): TypedAnswer => ({
   choices: [],
   value: null,
   saying: saying.trim() || NO_EVIDENCE_SAYING,
-  confidence: round3(Math.min(1, Math.max(0, confidence))),
+  confidence: round3(unitScore(confidence)),
   evidence: [],
 });
 
@@ -125,5 +126,5 @@ export async function answerWithLlm(llm: LlmPort, searcher: Searcher, input: Que
   const relevance = found ? docRelevance(found.ranking) : new Map<number, number>();
   const used = [...new Set(reply.passages)].filter((i) => Number.isInteger(i) && i >= 0 && i < passages.length);
   const evidence = (used.length > 0 ? used : passages.length > 0 ? [0] : []).map((i) => passageEvidence(mind, relevance, passages[i] ?? []));
-  return { status: 'answered', ...mapped, saying: reply.saying, confidence: round3(Math.min(1, Math.max(0, reply.confidence))), evidence };
+  return { status: 'answered', ...mapped, saying: reply.saying, confidence: round3(unitScore(reply.confidence)), evidence };
 }

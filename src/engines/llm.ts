@@ -12,6 +12,7 @@ import { passageEvidence, round3 } from './evidence.ts';
 import type { StoredMemory } from '../memory/types.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
 import { answerPassages, docRelevance } from '../memory/answer/passages.ts';
+import { unitScore } from '../memory/answer/scores.ts';
 import type { Searcher } from '../memory/search/searcher.ts';
 import { PROMPT_PASSAGES as PASSAGES, RUNNER_UP_WORDS as PASSAGE_WORDS } from '../memory/tuning.ts';
 import type { LlmClient } from './llm-model.ts';
@@ -66,7 +67,7 @@ export class LlmEngine implements Engine {
     } else answer = await llm.object(LlmAnswer, system, prompt, 'simulation');
     const { confidence, ...analysis } = answer;
     const redactions = llm instanceof RedactingLlm ? { redactions: llm.counts } : {};
-    return { message: analysis.saying, analysis, confidence: round3(Math.min(1, Math.max(0, confidence))), evidence, ...redactions };
+    return { message: analysis.saying, analysis, confidence: round3(unitScore(confidence)), evidence, ...redactions };
   }
 
   /** A typed question (panels): the retrieval's passages and an answer constrained to the question's options (llm-questions.ts). */

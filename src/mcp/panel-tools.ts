@@ -10,6 +10,7 @@ import { isFinalPanel, type PanelState } from '../domain/panel.ts';
 import { QUESTION_TYPES } from '../engines/questions.ts';
 import { MAX_QUESTIONS, PanelQuestionInput } from '../http/schemas/panels.ts';
 import { run } from './results.ts';
+import { roundScore as round } from '../memory/answer/scores.ts';
 
 export interface PanelQuestionRequest {
   id?: string | undefined;
@@ -112,7 +113,6 @@ export const PANEL_TOOL_DESCRIPTIONS = {
 } as const;
 
 const id = (what: string) => z.string().uuid().describe(what);
-const round = (v: number) => Math.round(v * 1000) / 1000;
 const pct = (share: number) => `${Math.round(share * 100)}%`;
 
 /** One line per question: the options' counts and shares (or the figures), and how many minds had no evidence. */

@@ -7,6 +7,7 @@
  */
 import type { ProfileRef } from './profile-types.ts';
 import { sentimentOf, words } from './sentences.ts';
+import { roundScore as round } from './answer/scores.ts';
 import type { TranscriptTurn } from './transcript-turns.ts';
 import type { Memory } from './types.ts';
 
@@ -45,7 +46,6 @@ const PLURAL = new Set(['we', 'us', 'our', 'ours', 'ourselves', "we're", "we've"
 const EXAMPLES = 3;
 const EXAMPLE_WORDS = 60;
 
-const round = (n: number) => Math.round(n * 1000) / 1000;
 const per1000 = (n: number, of: number) => (of > 0 ? round((n * 1000) / of) : 0);
 const ratio = (a: number, b: number) => (a + b > 0 ? round(a / (a + b)) : null);
 const ref = (m: Memory): ProfileRef => ({ seq: m.seq, text: m.text, start: m.start, end: m.end, page: m.page });

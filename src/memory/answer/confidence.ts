@@ -11,6 +11,7 @@ import { CONFIDENCE_FEATURES, type RankingParams } from '../params/params.ts';
 import type { Ranking } from '../search/rank.ts';
 import { FEATURE_COUNT, FEATURES } from '../search/features.ts';
 import { TOP_COSINES } from '../tuning.ts';
+import { roundScore } from './scores.ts';
 
 const ASK_BM25 = FEATURES.indexOf('bm25Ask');
 const CONTEXT_COS = FEATURES.indexOf('cosContext');
@@ -50,8 +51,8 @@ function largest(values: Float32Array, k: number): number[] {
   return top;
 }
 
-/** Scores and confidences are reported to three decimals, here and nowhere else. */
-export const roundScore = (n: number): number => Math.round(n * 1000) / 1000;
+/** Scores and confidences are reported to three decimals (answer/scores.ts). */
+export { roundScore };
 
 export function probability(x: readonly number[], model: RankingParams['confidence']): number {
   let z = model.bias;

@@ -6,6 +6,7 @@
  */
 import type { MindMemory } from '../mind-memory.ts';
 import type { Ranking, RankedPassage } from '../search/rank.ts';
+import { unitScore } from './scores.ts';
 
 /** The docs (in order) to quote for one ranked answer. */
 export function quotedPassage(mind: MindMemory, best: RankedPassage, words: number): number[] {
@@ -21,7 +22,7 @@ export function answerPassages(mind: MindMemory, ranking: Ranking, count: number
 export function docRelevance(ranking: Ranking): Map<number, number> {
   const out = new Map<number, number>();
   for (const p of ranking.passages) {
-    const c = Math.max(0, Math.min(1, ranking.features.cosAsk[p.passage] ?? 0));
+    const c = unitScore(ranking.features.cosAsk[p.passage] ?? 0);
     for (let d = p.first; d <= p.last; d++) out.set(d, c);
   }
   return out;
