@@ -14,6 +14,7 @@ suites(import.meta.url, [
   'engine.retrieval',
   'ingest.limits',
   'engine',
+  'engine.fields',
   'engine.questions',
   'engine.llm-questions',
   'http.serializer',

@@ -6,7 +6,8 @@
  * fields read as empty. Pure and deterministic.
  */
 import { addCounts, type RedactionCounts } from '../privacy/kinds.ts';
-import type { BehaviourKind } from './behaviours.ts';
+import type { BehaviourKind } from './text/readings.ts';
+import { roundScore as round } from './answer/scores.ts';
 import { legacyTopicKey, topicRank } from './profile-topics.ts';
 import type { AffectLabel, PhraseCount, ProfilePassage, ProfileRef, ProfileStyle, ProfileTopic, StoredSnapshotProfile } from './profile-types.ts';
 
@@ -44,7 +45,6 @@ const MAX_STANCES = 4;
 const MAX_PASSAGES = 3;
 const MAX_BEHAVIOURS = 30;
 const MAX_QA = 200;
-const round = (n: number) => Math.round(n * 1000) / 1000;
 
 function affectLabel(sentiment: number, positive: number, negative: number, mentions: number): AffectLabel {
   if (positive >= mentions * 0.25 && negative >= mentions * 0.25) return 'mixed';

@@ -1,4 +1,4 @@
-import type { BehaviourKind } from './behaviours.ts';
+import type { BehaviourKind } from './text/readings.ts';
 import type { RedactionCounts } from '../privacy/kinds.ts';
 
 /** Where a statement comes from within its snapshot (the snapshot is implied by the stored profile). */

@@ -8,11 +8,12 @@
  * published on npm that works offline, so affect is sentiment only.
  * Pure function of the memories (deterministic).
  */
-import { behaviourKind } from './behaviours.ts';
+import { behaviourKind } from './text/readings.ts';
 import type { PhraseCount, ProfileBehaviour, ProfilePassage, ProfileRef, ProfileTopic, QaPair, SnapshotProfile } from './profile-types.ts';
 import { styleOf } from './profile-style.ts';
 import { pickTopics, readSentence, topicRank, type Candidate } from './profile-topics.ts';
 import { words } from './sentences.ts';
+import { roundScore as round } from './answer/scores.ts';
 import type { Memory } from './types.ts';
 
 const MAX_TOPICS = 15;
@@ -36,7 +37,6 @@ interface Analysed {
 }
 
 const ref = (m: Memory): ProfileRef => ({ seq: m.seq, text: m.text, start: m.start, end: m.end, page: m.page });
-const round = (n: number) => Math.round(n * 1000) / 1000;
 
 function analyse(memory: Memory, index: number): Analysed {
   return { index, memory, ...readSentence(memory.text) };

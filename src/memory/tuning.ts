@@ -75,3 +75,35 @@ export const QUESTION_ANSWERS = 1 + MORE_ANSWERS;
  * so the encoder only adds matches it is sure of; the same words said remain the main one.
  */
 export const OPTION_COSINE = 0.4;
+/**
+ * How the answer stage fills `thinking`, `feeling` and `acting` (answer/compose.ts): product wording,
+ * not fitted to any answer (they change which of the person's sentences are quoted, never which
+ * passage answers or the confidence). The fields quote the evidence's sentences, and those of the
+ * ranking's best FIELD_PASSAGES passages that say one of the scenario's words (about 400 words at
+ * PASSAGE_WORDS each: two of the person's typical answers in the 22 interviews beyond the evidence;
+ * in a monologue, where the whole talk is one answer, also where the evidence's further passages
+ * come from).
+ */
+export const FIELD_PASSAGES = 10;
+/**
+ * A sentence a field quotes says at least this many content words (stems, stop words left out): one
+ * with fewer ("Because I was.", "You have to do it.") says nothing once out of its answer.
+ * sentences.ts keeps a memory of three words or more for the same reason.
+ */
+export const QUOTE_MIN_TERMS = 3;
+/** `thinking` quotes at most this many of the person's reasons after the one that names the view; `acting` at most this many deeds. */
+export const THINKING_QUOTES = 2;
+export const ACTING_QUOTES = 2;
+/**
+ * A field may share less than this share of its content words with another field (|A ∩ B| /
+ * min(|A|, |B|) over distinct stems): issue 29's reader check, which counts an answer whose fields
+ * share half their content words as one that repeats itself. A sentence that would take a field to
+ * it is left out.
+ */
+export const FIELD_SHARE = 0.5;
+/**
+ * `thinking` leads with one plain sentence that names the view, reported in the third person
+ * ("They think it's mostly unnecessary."); a sentence longer than this (about two spoken sentences
+ * of ~13 words, see PASSAGE_WORDS) is quoted rather than reported: it is no longer one plain sentence.
+ */
+export const VIEW_MAX_WORDS = 30;

@@ -101,7 +101,8 @@ test('each mind answers from its own memory', async () => {
   const scenario = 'It is Sunday morning. What do you bake?';
   const result = await engine.simulate({ mindName: 'Baker', memory: baker, scenario });
   assert.deepEqual(result.evidence.map((e) => e.text), ['I always bake bread on Sunday mornings.']);
-  assert.match(result.analysis.acting, /they always bake bread/);
+  // The mind's only sentence is the saying: acting still quotes the habit it states.
+  assert.match(result.analysis.acting, /^What they do: "I always bake bread on Sunday mornings\."$/);
   const fromDana = await engine.simulate(input(scenario));
   assert.ok(!fromDana.evidence.some((e) => /bake/.test(e.text)));
   assert.ok(fromDana.confidence < result.confidence);
@@ -150,16 +151,23 @@ test('saying is in the first person and quotes the person, not the interviewer',
   assert.ok(!result.analysis.saying.includes('It sounds like you enjoy it'));
 });
 
-test('acting picks stated habits ("I always …", "I usually …"), told in the third person', async () => {
+test('acting quotes what they say they do, thinking names the view in the third person outside the quotes', async () => {
   const engine = new GroundedEngine(searcher);
   const testing = await engine.simulate(input('A colleague hands you code to ship and the tests are not written yet.'));
-  assert.match(testing.analysis.acting, /they always write the tests before they write the code/);
+  assert.match(testing.analysis.saying, /I always write the tests before I write the code\./);
+  // The habit is the answer itself; acting quotes what else they do about it, in their words.
+  assert.match(testing.analysis.acting, /What they do: "I push back on skipping tests, even under deadline pressure\."/);
   const meetings = await engine.simulate(input('You are invited to a two-hour meeting with no agenda.'));
-  assert.match(meetings.analysis.acting, /they usually decline meetings that have no agenda/);
-  assert.match(meetings.analysis.feeling, /^(Uneasy|Mixed|Calm and matter-of-fact|Positive):/);
-  for (const part of [testing.analysis.thinking, meetings.analysis.thinking]) {
-    assert.match(part, /^They would think/);
-    assert.doesNotMatch(part, /\bI\b/);
+  assert.match(meetings.analysis.saying, /I usually decline meetings that have no agenda\./);
+  assert.doesNotMatch(meetings.analysis.acting, /decline meetings/, 'acting does not repeat the saying');
+  const relevant = await engine.simulate(input(relevantScenario));
+  assert.equal(relevant.analysis.thinking.split('"')[0]?.trim(), 'Shipping without tests makes them nervous, because bugs reach customers and then the whole team loses a weekend fixing them.');
+  for (const r of [testing, meetings, relevant]) {
+    assert.match(r.analysis.feeling, /^(Uneasy|Mixed|Matter-of-fact|Positive)\b/);
+    for (const part of [r.analysis.thinking, r.analysis.feeling, r.analysis.acting]) {
+      assert.doesNotMatch(part.replace(/"[^"]*"/g, ''), /\b(I|me|my)\b/, part);
+      assert.doesNotMatch(part, /in terms of|act on the view above|warmth and conviction/);
+    }
   }
 });
 

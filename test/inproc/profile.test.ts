@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { behaviourKind } from '../../src/memory/behaviours.ts';
+import { behaviourKind } from '../../src/memory/text/readings.ts';
 import { buildMemoryBank } from '../../src/memory/build.ts';
 import { rougeL, scoreAnswer, tokenF1 } from '../../src/memory/fidelity.ts';
 import { buildProfile, qaPairsOf } from '../../src/memory/profile.ts';
