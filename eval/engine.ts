@@ -88,7 +88,9 @@ export async function runEngine(opts: EngineOptions): Promise<EngineRun> {
     const r = await api.post('/simulate', { mindId, selectedSimulationModel: opts.model, scenario: { message } });
     if (r.status !== 200) throw new Error(`simulate (${what}): HTTP ${r.status} ${JSON.stringify(r.body)}`);
     models.add(String(r.body.model));
-    return { saying: String(r.body.analysis?.saying ?? ''), confidence: Number(r.body.confidence), evidence: (r.body.evidence ?? []) as { text: string }[] };
+    const a = r.body.analysis ?? {};
+    const analysis = { saying: String(a.saying ?? ''), thinking: String(a.thinking ?? ''), feeling: String(a.feeling ?? ''), acting: String(a.acting ?? '') };
+    return { saying: analysis.saying, confidence: Number(r.body.confidence), evidence: (r.body.evidence ?? []) as { text: string }[], analysis };
   };
   const answers: HeldOutAnswer[] = [];
   const scenarios: ScenarioOutcome[] = [];

@@ -15,6 +15,7 @@ import {
   type ModeResult,
 } from './report-tables.ts';
 import type { ScenarioOutcome } from './scenarios.ts';
+import { readerSection, readerTarget } from './report-reader.ts';
 
 export type { ModeResult };
 
@@ -65,6 +66,7 @@ function targets(meta: ReportMeta, heldOut: readonly HeldOutRow[], scenarios: re
       `| the same, scenarios set in another industry than the person's: right passage ≥ ${pct(TARGETS.rightPassage)}, AUROC ≥ ${TARGETS.auroc} | ` +
         `${pct(other.rightPassage)} of ${other.onTopic}, AUROC ${f3(other.auroc)} (against all off-topic) | ${mark(other.rightPassage >= TARGETS.rightPassage && other.auroc >= TARGETS.auroc)} |`,
     );
+    rows.push(readerTarget(scenarios));
   } else {
     rows.push('| scenarios answered ≥ 95%, right passage ≥ 85%, off-topic declined ≥ 90%, AUROC ≥ 0.95 | – | not run |');
   }
@@ -194,6 +196,7 @@ export function renderReport(modes: readonly ModeResult[], meta: ReportMeta): st
       '',
       ...missTable(scenarios, MISS_CAP),
       '',
+      ...readerSection(byFormat(scenarios), scenarios),
     );
   }
   if (modes.length > 1) {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { UNKNOWN_SAYING } from '../src/engines/grounded.ts';
 import { containsPhrase, normalise } from './metrics.ts';
 import { shownPath, type Interview } from './interviews.ts';
+import type { AnswerFields, CheckedAnswer } from './reader-check.ts';
 
 const Scenario = z.object({ id: z.string().min(1), scenario: z.string().min(1) });
 const OnTopic = Scenario.extend({ passages: z.array(z.string().min(1)).min(1), otherIndustry: z.boolean().optional() });
@@ -100,6 +101,8 @@ export interface Reply {
   saying: string;
   confidence: number;
   evidence: { text: string }[];
+  /** The four fields, for the reader check (eval/reader-check.ts). */
+  analysis?: AnswerFields;
 }
 
 export interface ScenarioOutcome {
@@ -119,6 +122,8 @@ export interface ScenarioOutcome {
   declined: boolean;
   /** The first words of the top evidence item ('' without evidence). */
   top: string;
+  /** An answered scenario's four fields and evidence texts, for the reader check; null when declined. */
+  read: CheckedAnswer | null;
 }
 
 export const isDecline = (saying: string): boolean => saying.trim() === UNKNOWN_SAYING;
@@ -139,5 +144,6 @@ export function judge(suite: Suite, scenario: { id: string; passages?: string[];
     rightPassage: passages.some((p) => top.some((e) => containsPhrase(e.text, p))),
     declined: reply.confidence < DECLINE_CONFIDENCE || reply.evidence.length === 0 || explicit,
     top: (reply.evidence[0]?.text ?? '').split(/\s+/).filter(Boolean).slice(0, 10).join(' '),
+    read: reply.analysis && reply.evidence.length > 0 && !explicit ? { ...reply.analysis, evidence: reply.evidence.map((e) => e.text) } : null,
   };
 }
