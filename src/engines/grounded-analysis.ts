@@ -44,7 +44,7 @@ function thinkingText(a: ComposedAnswer): string {
   if (lead && said) return `${lead} ${said}`;
   if (lead) return lead;
   if (said) return `Why, in their words: ${said}`;
-  return 'They have not given a reason beyond what they say.';
+  return 'They have not said why.';
 }
 
 const TONE: Record<Tone, string> = { positive: 'Positive', uneasy: 'Uneasy', mixed: 'Mixed', calm: 'Matter-of-fact' };

@@ -78,7 +78,7 @@ export const OPTION_COSINE = 0.4;
 /**
  * How the answer stage fills `thinking`, `feeling` and `acting` (answer/compose.ts): product wording,
  * not fitted to any answer (they change which of the person's sentences are quoted, never which
- * passage answers or the confidence). The fields quote the evidence's sentences, and those of the
+ * passage answers or the confidence). The fields quote the sentences of the evidence and of the
  * ranking's best FIELD_PASSAGES passages that say one of the scenario's words (about 400 words at
  * PASSAGE_WORDS each: two of the person's typical answers in the 22 interviews beyond the evidence;
  * in a monologue, where the whole talk is one answer, also where the evidence's further passages

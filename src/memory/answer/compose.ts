@@ -10,9 +10,9 @@
  * - The evidence: that passage, the next answers' passages (MORE_ANSWERS; in a monologue, where the
  *   whole talk is one answer, the next best passages instead), each grown to whole sentences, then
  *   every other sentence a field quotes.
- * - The other fields' sentences (fields.ts), chosen among the evidence's sentences, the rest of the
- *   saying's answer, and the sentences of the best FIELD_PASSAGES passages that say one of the
- *   scenario's words (a passage ranked near the top can still be about something else).
+ * - The other fields' sentences (fields.ts), chosen among the sentences of the evidence and of the best
+ *   FIELD_PASSAGES passages that say one of the scenario's words, and the rest of the saying's own
+ *   answer (a passage ranked near the top can still be about something else).
  */
 import type { MindMemory } from '../mind-memory.ts';
 import type { Ranking, RankedPassage } from '../search/rank.ts';
@@ -98,15 +98,15 @@ export function composeAnswer(mind: MindMemory, found: SearchResult | null, decl
   const passages = evidencePassages(mind, ranking, said);
   const saying = new Set(said.saying);
   const read = [...passages.flat(), ...ranking.passages.slice(0, FIELD_PASSAGES).flatMap((p) => wholeSentences(mind, span(p)))];
-  // What the fields may quote: the evidence, the rest of the saying's own answer, and any sentence of
-  // the best FIELD_PASSAGES passages that says one of the scenario's words.
-  const shown = new Set(passages.flat());
+  // What the fields may quote: the sentences of the evidence and of the best FIELD_PASSAGES passages
+  // that say one of the scenario's words, and the rest of the saying's own answer. A runner-up answer
+  // is the next best the person gave, not always one on the subject ("Leaving a stable job at a bank"
+  // is no feeling about hiring a self-taught engineer).
   const answer = new Set(said.saying.map((d) => mind.answerFirst[d]));
-  const pool = candidatesOf(mind, found, read.filter((d) => !saying.has(d))).filter(
-    (c) => c.overlap > 0 || c.docs.some((d) => shown.has(d) || answer.has(mind.answerFirst[d])),
-  );
-  const fields = chooseFields(pool, candidatesOf(mind, found, said.saying), stemsOf(mind, said.saying));
+  const pool = candidatesOf(mind, found, read.filter((d) => !saying.has(d))).filter((c) => c.overlap > 0 || c.docs.some((d) => answer.has(mind.answerFirst[d])));
+  const fields = chooseFields(pool, candidatesOf(mind, found, said.saying), stemsOf(mind, said.saying), said.saying.length === mind.size);
   // Every sentence a field quotes is in the evidence: those outside its passages follow them, one item each.
+  const shown = new Set(passages.flat());
   const more: number[][] = [];
   for (const c of [...(fields.view ? [fields.view] : []), ...fields.reasons, ...fields.acting, ...fields.feeling]) {
     if (c.docs.some((d) => shown.has(d))) continue;

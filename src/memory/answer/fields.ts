@@ -6,8 +6,8 @@
  *   the saying. One that can be reported in the third person (text/reported.ts) names the view, a
  *   rule or a belief first; else a reportable one of the saying does.
  * - acting: what they say they do, did or would do (text/readings.ts `deedOf`), outside the saying;
- *   else, when the saying itself states a habit, that (quoted only when the mind has nothing else to
- *   quote); else nothing (the engine says they have not said).
+ *   else, when the saying itself states a habit, that (quoted only when the saying is all the mind
+ *   holds); else nothing (the engine says they have not said).
  * - feeling: their stance toward the scenario's subject (their answer's sentences that say its words,
  *   else the whole answer; mixed when strong sentences go both ways, or when the rest of what they
  *   said on it leans the other way), with the sentence that carries it, outside the saying.
@@ -100,15 +100,15 @@ function chooseThinking(fields: Fields, pool: readonly Candidate[], saying: read
   return { view: own ? fields.add('thinking', own) : null, reasons: quoted };
 }
 
-function chooseActing(fields: Fields, pool: readonly Candidate[], saying: readonly Candidate[]): Pick<FieldChoice, 'acting' | 'actingInSaying'> {
+function chooseActing(fields: Fields, pool: readonly Candidate[], saying: readonly Candidate[], alone: boolean): Pick<FieldChoice, 'acting' | 'actingInSaying'> {
   const byDeed = (cs: readonly Candidate[]) =>
     cs.filter((c) => usable(c) && c.deed !== null).sort((a, b) => onSubject(b) - onSubject(a) || a.rank - b.rank || DEED_ORDER[a.deed ?? 'would'] - DEED_ORDER[b.deed ?? 'would']);
   const acting = fields.take('acting', byDeed(pool), ACTING_QUOTES);
   if (acting.length > 0) return { acting, actingInSaying: false };
-  // A habit stated only in the saying: said to be there, or quoted when the mind has nothing else to quote.
+  // A habit stated only in the saying: said to be there, or quoted when the saying is all the mind holds.
   const own = byDeed(saying).filter((c) => c.deed === 'habit').slice(0, 1);
   if (own.length === 0) return { acting: [], actingInSaying: false };
-  return pool.length === 0 ? { acting: own, actingInSaying: false } : { acting: [], actingInSaying: true };
+  return alone ? { acting: own, actingInSaying: false } : { acting: [], actingInSaying: true };
 }
 
 /** The stance over some sentences: mixed when strong ones go both ways and they even out, else by their mean. */
@@ -150,12 +150,13 @@ function chooseFeeling(fields: Fields, pool: readonly Candidate[], saying: reado
 
 /**
  * The fields' sentences. `pool` is every candidate outside the saying (best ranked first), `saying`
- * the saying's own sentences, `sayingStems` its content stems.
+ * the saying's own sentences, `sayingStems` its content stems; `alone` when the saying is all the
+ * mind holds (then acting may quote it: there is nothing else to quote).
  */
-export function chooseFields(pool: readonly Candidate[], saying: readonly Candidate[], sayingStems: ReadonlySet<string>): FieldChoice {
+export function chooseFields(pool: readonly Candidate[], saying: readonly Candidate[], sayingStems: ReadonlySet<string>, alone: boolean): FieldChoice {
   const fields = new Fields(sayingStems);
   const thinking = chooseThinking(fields, pool, saying);
-  const acting = chooseActing(fields, pool, saying);
+  const acting = chooseActing(fields, pool, saying, alone);
   const feeling = chooseFeeling(fields, pool, saying);
   return { ...thinking, ...acting, ...feeling };
 }

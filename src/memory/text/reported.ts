@@ -5,7 +5,7 @@
  *   grammatical: "I need to give myself permission to take a break" → "They need to give themselves
  *   permission to take a break"; "I think it speaks to our model" → "They think it speaks to their
  *   model"; "I" + am/was (even with adverbs between: "I actually am") → "they are/were".
- * - Said of no one in particular, it is reported: "It's always good to have several clients" →
+ * - A rule said of no one in particular is reported: "It's always good to have several clients" →
  *   "They hold that it's always good to have several clients".
  *
  * A sentence that cannot be turned safely is not reported (it can still be quoted): a question, one
@@ -14,7 +14,7 @@
  * wants…" from "Stuff you don't do…" at a sentence's start).
  */
 import { VIEW_MAX_WORDS } from '../tuning.ts';
-import { FIRST_PERSON_RE, isQuestion } from './readings.ts';
+import { FIRST_PERSON_RE, isQuestion, reasonOf } from './readings.ts';
 import { tidy } from './tidy.ts';
 
 /** Words a sentence may open with that stay lower-case after "They hold that". */
@@ -58,6 +58,7 @@ export function reported(sentence: string): string | null {
   if (isQuestion(text) || /["“”]/.test(text) || IDIOM_RE.test(text) || text.split(/\s+/).length > VIEW_MAX_WORDS) return null;
   const ended = /[.!…]$/.test(text) ? text : `${text.replace(/[,;:—–-]+$/, '')}.`;
   if (FIRST_PERSON_RE.test(ended)) return capitalised(TURNS.reduce((t, [re, to]) => t.replace(re, to), ended));
+  // Said of no one in particular, only a rule is something they hold ("It's always good to…"); a cause or a story is not.
   const first = ended.split(/\s+/)[0]?.toLowerCase() ?? '';
-  return OPENERS.has(first) ? `They hold that ${ended.charAt(0).toLowerCase()}${ended.slice(1)}` : null;
+  return OPENERS.has(first) && reasonOf(ended) === 'rule' ? `They hold that ${ended.charAt(0).toLowerCase()}${ended.slice(1)}` : null;
 }
