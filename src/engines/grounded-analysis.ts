@@ -44,7 +44,7 @@ function thinkingText(a: ComposedAnswer): string {
   if (lead && said) return `${lead} ${said}`;
   if (lead) return lead;
   if (said) return `Why, in their words: ${said}`;
-  return 'They have not said why.';
+  return a.reasonInSaying ? 'Why is in what they say above.' : 'They have not said why.';
 }
 
 const TONE: Record<Tone, string> = { positive: 'Positive', uneasy: 'Uneasy', mixed: 'Mixed', calm: 'Matter-of-fact' };

@@ -27,6 +27,8 @@ export interface FieldChoice {
   view: Candidate | null;
   /** The reasons thinking quotes, best first. */
   reasons: Candidate[];
+  /** Nothing to quote for thinking, but the saying gives a reason of theirs. */
+  reasonInSaying: boolean;
   /** What acting quotes, best first (a sentence of the saying only when the mind has nothing else to quote). */
   acting: Candidate[];
   /** Nothing to quote for acting, but the saying states a habit of theirs. */
@@ -85,7 +87,7 @@ const DEED_ORDER: Record<Exclude<Deed, null>, number> = { habit: 0, did: 1, woul
 const AS_VIEW: Record<Exclude<Reason, null>, number> = { rule: 0, belief: 1, cause: 2 };
 const AS_WHY: Record<Exclude<Reason, null>, number> = { cause: 0, rule: 0, belief: 1 };
 
-function chooseThinking(fields: Fields, pool: readonly Candidate[], saying: readonly Candidate[]): Pick<FieldChoice, 'view' | 'reasons'> {
+function chooseThinking(fields: Fields, pool: readonly Candidate[], saying: readonly Candidate[]): Pick<FieldChoice, 'view' | 'reasons' | 'reasonInSaying'> {
   const reasons = pool.filter((c) => usable(c) && c.reason !== null);
   const reportable = (c: Candidate) => c.reason !== null && reported(c.text) !== null && fields.fits('thinking', c);
   // The view is named by a reportable sentence on the scenario's subject (one of its words), else by the best ranked one.
@@ -94,10 +96,11 @@ function chooseThinking(fields: Fields, pool: readonly Candidate[], saying: read
   const view = lead ? fields.add('thinking', lead) : null;
   const asWhy = [...reasons].sort((a, b) => onSubject(b) - onSubject(a) || AS_WHY[a.reason ?? 'cause'] - AS_WHY[b.reason ?? 'cause'] || a.rank - b.rank);
   const quoted = fields.take('thinking', asWhy, THINKING_QUOTES);
-  if (view) return { view, reasons: quoted };
+  if (view) return { view, reasons: quoted, reasonInSaying: false };
   // Else the saying's own view, reported, names it: what is quoted after it is still new.
   const own = saying.find((c) => usable(c) && reportable(c));
-  return { view: own ? fields.add('thinking', own) : null, reasons: quoted };
+  const reasonInSaying = !own && quoted.length === 0 && saying.some((c) => usable(c) && c.reason !== null);
+  return { view: own ? fields.add('thinking', own) : null, reasons: quoted, reasonInSaying };
 }
 
 function chooseActing(fields: Fields, pool: readonly Candidate[], saying: readonly Candidate[], alone: boolean): Pick<FieldChoice, 'acting' | 'actingInSaying'> {
