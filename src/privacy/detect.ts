@@ -3,7 +3,11 @@
  * utterances, a prompt's lines), overlaps resolved, and the third parties' names found once
  * anywhere in the batch found everywhere in it (compromise tags a name by its context, so
  * "Maria said" may be missed where "my friend Maria" was not). A surname or given name said alone
- * that belongs to exactly one full name of the batch is that person.
+ * that belongs to exactly one full name of the batch is that person. A public figure's name
+ * (lexicon/public-figures.json), and a single word standing for one in the batch, is no third
+ * party's and is left. A name found elsewhere is not taken where the words around it say a thing or
+ * a place ("the Jenkins pipeline", "in Austin"), at a sentence's start when it is a common word,
+ * or inside another name.
  */
 import { findAddresses } from './address.ts';
 import { findBirthDates } from './birth-date.ts';
@@ -11,7 +15,9 @@ import { findCards } from './card.ts';
 import { findEmails } from './email.ts';
 import { findIbans } from './iban.ts';
 import type { RedactionKind, Span } from './kinds.ts';
+import { isCommonWord, isNotPerson, isPublicFigure } from './lexicon.ts';
 import { findPeople, nameKey } from './people.ts';
+import { sentenceInitial, thingContext } from './person-context.ts';
 import { findPhones } from './phone.ts';
 import { findPersonalUrls } from './url.ts';
 
@@ -103,10 +109,15 @@ export function detectBatch(texts: readonly string[], speakers: ReadonlySet<stri
     const key = nameKey(value);
     return key.includes(' ') ? key : (aliases.get(key) ?? key);
   };
-  // Names found somewhere, found everywhere (as written with a capital, on word boundaries).
-  const surfaces = [...new Set([...fullNames.values(), ...[...aliases].filter(([, full]) => full !== null).map(([w]) => w)])]
+  // A public figure, or a word standing for one in the batch ("Linus" beside "Linus Torvalds"), is no third party.
+  const isPublic = (value: string): boolean => isPublicFigure(value) || isPublicFigure(personKey(value));
+  for (const [i, spans] of perText.entries()) if (spans.some((s) => s.kind === 'person' && isPublic(s.value))) perText[i] = spans.filter((s) => s.kind !== 'person' || !isPublic(s.value));
+  for (const [key, value] of fullNames) if (isPublic(value)) fullNames.delete(key);
+  for (const [word, full] of aliases) if (full === null || isPublicFigure(full)) aliases.delete(word);
+  // Names found somewhere, found everywhere (as written with a capital, on word boundaries); never a common word or a thing's name alone.
+  const surfaces = [...new Set([...fullNames.values(), ...aliases.keys()])]
     .map((name) => name.replace(/^\p{Ll}/u, (c) => c.toUpperCase()))
-    .filter((name) => /^\p{Lu}/u.test(name))
+    .filter((name) => /^\p{Lu}/u.test(name) && !/['’](?!s$)\p{Ll}/u.test(name) && (name.includes(' ') || (name.length > 2 && !isCommonWord(name) && !isNotPerson(name))))
     .sort((a, b) => b.length - a.length);
   const pattern = surfaces.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${surfaces.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'gu') : null;
   const slugs = slugPattern([...fullNames.keys()]);
@@ -121,8 +132,16 @@ export function detectBatch(texts: readonly string[], speakers: ReadonlySet<stri
       const end = start + m[0].length;
       if (spans.some((s) => start < s.end && s.start < end) || extra.some((s) => start < s.end && s.start < end)) continue;
       if (text.slice(Math.max(0, start - 1), start) === '[') continue;
+      if (!m[0].includes(' ') && !aloneHere(text, start, end)) continue;
       extra.push({ start, end, kind: 'person', value: m[0], personKey: personKey(m[0]) });
     }
     return extra.length > 0 ? [...spans, ...extra].sort((a, b) => a.start - b.start) : spans;
   });
+}
+
+/** A single name word found elsewhere, here said as a name: not a thing's or place's context, not a sentence-initial common word, not inside another name. */
+function aloneHere(text: string, start: number, end: number): boolean {
+  if (thingContext(text, start, end)) return false;
+  if (sentenceInitial(text, start) && isCommonWord(text.slice(start, end))) return false;
+  return !/\p{Lu}[\p{L}'’-]*\s$/u.test(text.slice(Math.max(0, start - 24), start)) && !/^\s\p{Lu}/u.test(text.slice(end, end + 2));
 }

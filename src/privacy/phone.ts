@@ -15,7 +15,16 @@ import type { Span } from './kinds.ts';
  * number the metadata does not know as allocated is still taken when it is written as a phone
  * number is: with its "+" country code, an area code in parentheses, or a trunk "0" and grouping
  * ("07911 455482"): it is someone's number to whoever said it, allocated or not.
+ *
+ * Not a person's number, and left: a business line by its number plan (toll-free such as
+ * 1-888-…, premium-rate, shared-cost: libphonenumber's type), and digits that are part of something
+ * else: a dotted or longer run of digits around it (a version "2024.06.2021", a tweet's or an
+ * order's id), or a number named as a version, build, id, issue, order, port … just before it.
  */
+/** Number plans of businesses, not people. */
+const BUSINESS_TYPES = new Set(['TOLL_FREE', 'PREMIUM_RATE', 'SHARED_COST', 'UAN']);
+/** Words that name what a number is when it is no phone number, said just before it. */
+const NOT_A_PHONE_BEFORE = /\b(?:version|v|release|build|id|ids|tweet|status|issue|issues|ticket|order|invoice|pr|pull request|commit|serial|port|episode|case|number of|isbn)\s*#?:?\s*$/i;
 /** Written as a phone number: "+…", "(…)…", or a trunk 0 with groups. */
 const PHONE_WRITTEN = /^(?:\+\d|\(\d{2,5}\)|0\d{2,5}[ -]\d)/;
 
@@ -38,9 +47,21 @@ export function findPhones(text: string, countries: readonly CountryCode[] = DEF
         // Written like a phone number, one number (no list), and not a longer reading of one found valid.
         if (seen.has(key) || (extended && (!PHONE_WRITTEN.test(value) || /,/.test(value) || spans.some((s) => found.startsAt < s.end && s.start < found.endsAt)))) continue;
         seen.add(key);
+        if (partOfSomethingElse(text, found.startsAt, found.endsAt)) continue;
+        const type = found.number.getType();
+        if (type !== undefined && BUSINESS_TYPES.has(type)) continue;
         spans.push({ start: found.startsAt, end: found.endsAt, kind: 'phone', value });
       }
     }
   }
   return spans;
+}
+
+/** Digits that belong to a longer token (a dotted version, a long id) or are named as something else. */
+function partOfSomethingElse(text: string, start: number, end: number): boolean {
+  const before = text.slice(Math.max(0, start - 24), start);
+  const after = text.slice(end, end + 2);
+  if (/[\d][.,/:]?$|[.]$/.test(before) || /^[.,/:]?\d/.test(after)) return true;
+  if (/^\d{4}\.\d{1,2}\.\d+$/.test(text.slice(start, end))) return true;
+  return NOT_A_PHONE_BEFORE.test(before);
 }

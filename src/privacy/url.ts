@@ -1,10 +1,13 @@
+import { personalHandle } from './handles.ts';
 import type { Span } from './kinds.ts';
 
 /**
  * URLs whose path names a person: a profile on a social or code site (linkedin.com/in/<name>,
  * x.com/<handle>, github.com/<user>, medium.com/@<name> …) or, on any site, a path segment that
  * introduces a person or account (/@name, /~name, /users/…, /people/…, /profile/…, /author/…).
- * A URL of a product, a document or a site's home page is not personal data and stays.
+ * A URL of a product, a document or a site's home page is not personal data and stays, nor is an
+ * organisation's or project's page (github.com/mozilla/sops, youtube.com/@squaredev: the account
+ * is read by handles.ts).
  */
 const URL_LIKE = /\b(?:https?:\/\/|www\.)[^\s<>"'()[\]{}]+|\b(?:[a-z0-9-]+\.)+[a-z]{2,12}\/[^\s<>"'()[\]{}]+|\b(?:[a-z0-9-]+\.\s?)+(?:com|org|net|io|me|co|dev|app|tv|fm|ai|edu|uk|de|fr)\/[^\s<>"'()[\]{}]+/gi;
 /**
@@ -55,13 +58,15 @@ function personal(url: string): boolean {
   }
   const host = parsed.hostname.toLowerCase().replace(/^(www|m|mobile)\./, '');
   const segments = parsed.pathname.split('/').filter(Boolean).map((s) => decodeURIComponentSafe(s));
-  if (segments.some((s) => s.startsWith('@') || s.startsWith('~'))) return true;
+  const handle = segments.find((s) => s.startsWith('@') || s.startsWith('~'));
+  if (handle !== undefined) return personalHandle(handle);
   const first = segments[0]?.toLowerCase();
   if (first === undefined) return false;
   if (host === 'linkedin.com' || host.endsWith('.linkedin.com')) return first === 'in' || first === 'pub';
   if (host === 'reddit.com' || host.endsWith('.reddit.com')) return first === 'u' || first === 'user';
   if (host === 'youtube.com') return first === 'c' || first === 'user' || first === 'channel';
-  if (PROFILE_HOSTS.has(host)) return !SITE_PAGES.has(first);
+  // An organisation's or project's account (github.com/mozilla/sops, github.com/quicksilver/quicksilver) is no one's.
+  if (PROFILE_HOSTS.has(host)) return !SITE_PAGES.has(first) && personalHandle(first) && segments[1]?.toLowerCase() !== first;
   return segments.slice(0, -1).some((s) => PERSON_SEGMENTS.has(s.toLowerCase()));
 }
 

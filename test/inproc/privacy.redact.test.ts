@@ -92,6 +92,62 @@ describe('detectors', () => {
   });
 });
 
+describe('real speech (issue 30): people told from things, role addresses and organisations kept', () => {
+  const speakers = speakerWords(['Gregory Richardson', 'Kevin Ball', 'Michael Okafor']);
+  const people = (text: string) => values(detectBatch([text], speakers)[0] ?? []);
+
+  it('products, projects, companies and places are no one, unless said as a person', () => {
+    assert.deepEqual(people('We moved the Jenkins jobs to Grafana, then ran Kubernetes on Hetzner. The Cilium CLI helps.'), []);
+    assert.deepEqual(people("That's in Austin. I lived down in Houston before moving to Berlin."), []);
+    assert.deepEqual(people('I drained my Roth IRA, and maybe Raycast is better than Alfred folks are.'), []);
+    assert.deepEqual(people('We will have someone from Blue Sky Infrastructure, and Stack Overflow is declining.'), []);
+    assert.deepEqual(people('My colleague Jenkins told me to rewrite it.'), ['Jenkins']);
+  });
+
+  it('a common word at a sentence start, or a word in capitals, is no name', () => {
+    assert.deepEqual(people("Because we're sending traffic through it. Although it works. Don't even think about it. That's the TUI on the NAS."), []);
+    assert.deepEqual(people('Because Priya and I both wanted it.'), ['Priya']);
+  });
+
+  it("the speakers' short names, nicknames and handles are theirs", () => {
+    assert.deepEqual(people('When Greg talks about it, Kball agrees, and Mike wrote it down.'), []);
+    assert.deepEqual(people('When Greg talks about it, Tomasz agrees.'), ['Tomasz']);
+    assert.deepEqual(people('I told Tomasz Novak about it, and Greg agreed.'), ['Tomasz Novak']);
+  });
+
+  it('names in lists, pairs of unknown names, and the way people talk about someone', () => {
+    assert.deepEqual(people('This is part of like Axel, Christian, Jorge, and some other folks from the team.'), ['Axel', 'Christian', 'Jorge']);
+    assert.deepEqual(people('They took over a bunch of popular Sindre Sorhus packages, and Gergely Orosz wrote about it.'), ['Sindre Sorhus', 'Gergely Orosz']);
+    assert.deepEqual(people('When I first met Baron, I was still the only DBA.'), ['Baron']);
+  });
+
+  it("public figures are no third party's, nor a word standing for one in the batch", () => {
+    const [a = [], b = []] = detectBatch(['Linus chose the GNU license, and Warren Buffett agrees.', 'Linus Torvalds said so, and my friend Ana Costa too.'], speakers);
+    assert.deepEqual([values(a), values(b)], [[], ['Ana Costa']]);
+  });
+
+  it('role, team and organisation addresses and pages are not personal; a person\'s are', () => {
+    const mails = 'Write to editors@changelog.com, hello@acme.io, info@example.org, support@x.com, bigtent@grafana.com, or to adam@changelog.com and MikeMcQuaid@mastodon.social.';
+    assert.deepEqual(values(findEmails(mails)), ['adam@changelog.com', 'MikeMcQuaid@mastodon.social']);
+    const urls = 'See github.com/mozilla/sops, github.com/hashicorp/vault, github.com/quicksilver/quicksilver, youtube.com/@squaredev, github.com/thechangelog, and github.com/matryer/is or twitter.com/marcosnils.';
+    assert.deepEqual(values(findPersonalUrls(urls)), ['github.com/matryer/is', 'twitter.com/marcosnils']);
+  });
+
+  it('addresses in the European orders; quantities that look like a street line are not addresses', () => {
+    assert.deepEqual(values(findAddresses('It was at 40 Lindenstraße, 10969 Berlin, then at 12 rue de Rivoli, 75001 Paris, and Via Roma 10, 00184 Roma.')), [
+      '40 Lindenstraße, 10969 Berlin',
+      '12 rue de Rivoli, 75001 Paris',
+      'Via Roma 10, 00184 Roma',
+    ]);
+    assert.deepEqual(findAddresses('I have 12 TB per drive, a 14 terabyte drive, a 20 degree walk, we made 50 episodes. Not close. Go via HTTP 1.1.'), []);
+  });
+
+  it("business lines, versions and ids are not a person's phone number", () => {
+    assert.deepEqual(findPhones('Call 1-888-974-2454 or 1-800-555-0199, run demo 2024.06.2021, see tweet 1456789012345678901 and version 4155550132.'), []);
+    assert.deepEqual(values(findPhones('My cell is (415) 555-0132.')), ['(415) 555-0132']);
+  });
+});
+
 describe('redaction of a batch', () => {
   it('a name found once is found everywhere in the batch, a surname alone is the same person', () => {
     const found = detectBatch(['My friend Maria Lopez helped.', 'Maria said no.', 'Lopez was right.'], new Set());
