@@ -3,7 +3,7 @@
  * - lexicon/corpus-names.json, learned from ../shared/data/corpus by bench/redaction-lexicon.ts
  *   (see there how): capitalised words that are products, projects, companies or places
  *   (`notPeople`), words said in lower case (`common`), and given names and surnames (`givenNames`);
- * - compromise's own lexicon of given names;
+ * - compromise's own lexicon of given names and surnames;
  * - lexicon/public-figures.json, written by hand: people whose names are public knowledge, which
  *   are no third party's personal data.
  */
@@ -45,7 +45,7 @@ function lexicon(): Lexicon {
   const figures = read<{ people: Record<string, string[]> }>('public-figures.json');
   const given = new Set(corpus.givenNames.map(fold));
   for (const [word, tags] of Object.entries((compromise().world() as unknown as World).model.one.lexicon)) {
-    if ([tags].flat().some((t) => t === 'FirstName' || t === 'MaleName' || t === 'FemaleName')) given.add(fold(word));
+    if ([tags].flat().some((t) => t === 'FirstName' || t === 'MaleName' || t === 'FemaleName' || t === 'LastName')) given.add(fold(word));
   }
   const publicFigures = new Set<string>();
   const publicBySurname = new Map<string, string[]>();
@@ -76,7 +76,7 @@ export const isNotPerson = (word: string): boolean => lexicon().notPeople.has(wo
 export const isNotPersonFolded = (word: string): boolean => lexicon().notPeopleFolded.has(fold(word));
 /** A word people say in lower case ("because", "stack", "hello"). */
 export const isCommonWord = (word: string): boolean => lexicon().common.has(word.toLowerCase());
-/** A given name known to compromise, or a given name or surname learned from the corpus. */
+/** A given name or surname known to compromise, or learned from the corpus. */
 export const isNameWord = (word: string): boolean => lexicon().given.has(fold(word.replace(/['’]s?$/, '')));
 /** A public figure's name: the whole name as listed, or a given name and surname whose given name is misspelt by one letter ("Reed Hoffman"). */
 export function isPublicFigure(name: string): boolean {

@@ -129,6 +129,8 @@ describe('real speech (issue 30): people told from things, role addresses and or
   it('role, team and organisation addresses and pages are not personal; a person\'s are', () => {
     const mails = 'Write to editors@changelog.com, hello@acme.io, info@example.org, support@x.com, bigtent@grafana.com, or to adam@changelog.com and MikeMcQuaid@mastodon.social.';
     assert.deepEqual(values(findEmails(mails)), ['adam@changelog.com', 'MikeMcQuaid@mastodon.social']);
+    // A name with digits, an initial and a surname, a surname that reads as common words: a person's.
+    assert.deepEqual(values(findEmails('diego77@mail.com, areyes@acme.com, haddad.diego@web.de, shipit@changelog.com')), ['diego77@mail.com', 'areyes@acme.com', 'haddad.diego@web.de']);
     const urls = 'See github.com/mozilla/sops, github.com/hashicorp/vault, github.com/quicksilver/quicksilver, youtube.com/@squaredev, github.com/thechangelog, and github.com/matryer/is or twitter.com/marcosnils.';
     assert.deepEqual(values(findPersonalUrls(urls)), ['github.com/matryer/is', 'twitter.com/marcosnils']);
   });
