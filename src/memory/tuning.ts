@@ -86,6 +86,14 @@ export const OPTION_COSINE = 0.4;
  */
 export const FIELD_PASSAGES = 10;
 /**
+ * A field quotes a sentence that says none of the scenario's words only from a passage the ranking
+ * finds at least this likely relative to its best passage (exp(score − best), the fitted softmax's
+ * odds, answer/candidates.ts). Product wording, not swept: docs/examples' mind, asked "Would you hire
+ * a self-taught engineer?", ranks its unrelated answers at 0.039 ("Ask for help sooner") and 0.011
+ * ("Leaving a stable job at a bank"); a tenth keeps the answers the ranking holds close to the best.
+ */
+export const FIELD_ODDS = 0.1;
+/**
  * A sentence a field quotes says at least this many content words (stems, stop words left out): one
  * with fewer ("Because I was.", "You have to do it.") says nothing once out of its answer.
  * sentences.ts keeps a memory of three words or more for the same reason.

@@ -20,6 +20,12 @@ export interface Candidate {
   text: string;
   /** Position in the ranking of the best passage that holds it (0 = the best passage). */
   rank: number;
+  /**
+   * That passage's probability relative to the best passage's under the ranking, exp(score − best):
+   * the ranking is fitted with a softmax over a person's passages (search/rank.ts), as
+   * question-passages.ts weighs sentences.
+   */
+  odds: number;
   /** How many of the scenario's content words (stems) it says. */
   overlap: number;
   stems: Set<string>;
@@ -53,14 +59,14 @@ function partReading(mind: MindMemory, key: string, text: string): { stems: Set<
   return read;
 }
 
-/** For each doc of `docs`, the position in the ranking of the best passage holding it. */
-function ranksOf(found: SearchResult, docs: ReadonlySet<number>): Map<number, number> {
-  const rank = new Map<number, number>();
+/** For each doc of `docs`, the position in the ranking of the best passage holding it, and that passage's score. */
+function ranksOf(found: SearchResult, docs: ReadonlySet<number>): Map<number, { rank: number; score: number }> {
+  const rank = new Map<number, { rank: number; score: number }>();
   const passages = found.ranking.passages;
   for (let k = 0; k < passages.length && rank.size < docs.size; k++) {
     const p = passages[k];
     if (!p) continue;
-    for (let d = p.first; d <= p.last; d++) if (docs.has(d) && !rank.has(d)) rank.set(d, k);
+    for (let d = p.first; d <= p.last; d++) if (docs.has(d) && !rank.has(d)) rank.set(d, { rank: k, score: p.score });
   }
   return rank;
 }
@@ -70,10 +76,12 @@ export function candidatesOf(mind: MindMemory, found: SearchResult, docs: readon
   const sorted = [...new Set(docs)].sort((a, b) => a - b);
   const rank = ranksOf(found, new Set(sorted));
   const asked = new Set([...found.query.askStems, ...found.query.contextStems]);
+  const top = found.ranking.passages[0]?.score ?? 0;
   return spokenSentences(mind, sorted)
     .flatMap((unit) => {
       const parts = sentenceParts(sentenceText(mind, unit));
-      const unitRank = Math.min(...unit.map((d) => rank.get(d) ?? Infinity));
+      const unitRank = Math.min(...unit.map((d) => rank.get(d)?.rank ?? Infinity));
+      const unitScore = Math.max(...unit.map((d) => rank.get(d)?.score ?? -Infinity));
       return parts.map((text, part) => {
         // A sentence of its own is read as the mind read it, once; a part of one is read here.
         const whole = parts.length === 1;
@@ -86,6 +94,7 @@ export function candidatesOf(mind: MindMemory, found: SearchResult, docs: readon
           parts: parts.length,
           text,
           rank: unitRank,
+          odds: Math.exp(unitScore - top),
           overlap: [...stems].filter((s) => asked.has(s)).length,
           stems,
           reason: reasonOf(text),

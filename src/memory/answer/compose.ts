@@ -11,14 +11,15 @@
  *   whole talk is one answer, the next best passages instead), each grown to whole sentences, then
  *   every other sentence a field quotes.
  * - The other fields' sentences (fields.ts), chosen among the sentences of the evidence and of the best
- *   FIELD_PASSAGES passages that say one of the scenario's words, and the rest of the saying's own
+ *   FIELD_PASSAGES passages that are on the scenario's subject (one of its words said, or a passage
+ *   the ranking finds at least FIELD_ODDS as likely as the best), and the rest of the saying's own
  *   answer (a passage ranked near the top can still be about something else).
  */
 import type { MindMemory } from '../mind-memory.ts';
 import type { Ranking, RankedPassage } from '../search/rank.ts';
 import type { SearchResult } from '../search/search.ts';
 import { asksIntroduction, isGreeting } from '../text/readings.ts';
-import { FIELD_PASSAGES, MORE_ANSWERS, RUNNER_UP_WORDS, SAYING_LENGTH_FACTOR, SAYING_MAX_WORDS, SAYING_MIN_WORDS } from '../tuning.ts';
+import { FIELD_ODDS, FIELD_PASSAGES, MORE_ANSWERS, RUNNER_UP_WORDS, SAYING_LENGTH_FACTOR, SAYING_MAX_WORDS, SAYING_MIN_WORDS } from '../tuning.ts';
 import { candidatesOf, stemsOf } from './candidates.ts';
 import { chooseFields, type FieldChoice } from './fields.ts';
 import { docRelevance, quotedPassage } from './passages.ts';
@@ -98,12 +99,14 @@ export function composeAnswer(mind: MindMemory, found: SearchResult | null, decl
   const passages = evidencePassages(mind, ranking, said);
   const saying = new Set(said.saying);
   const read = [...passages.flat(), ...ranking.passages.slice(0, FIELD_PASSAGES).flatMap((p) => wholeSentences(mind, span(p)))];
-  // What the fields may quote: the sentences of the evidence and of the best FIELD_PASSAGES passages
-  // that say one of the scenario's words, and the rest of the saying's own answer. A runner-up answer
-  // is the next best the person gave, not always one on the subject ("Leaving a stable job at a bank"
-  // is no feeling about hiring a self-taught engineer).
+  // What the fields may quote, among the sentences of the evidence and of the best FIELD_PASSAGES
+  // passages: those on the subject, by the scenario's words said or by the ranking's odds, and the
+  // rest of the saying's own answer. A runner-up answer is the next best the person gave, not always
+  // one on the subject ("Leaving a stable job at a bank" is no feeling about hiring a self-taught engineer).
   const answer = new Set(said.saying.map((d) => mind.answerFirst[d]));
-  const pool = candidatesOf(mind, found, read.filter((d) => !saying.has(d))).filter((c) => c.overlap > 0 || c.docs.some((d) => answer.has(mind.answerFirst[d])));
+  const pool = candidatesOf(mind, found, read.filter((d) => !saying.has(d))).filter(
+    (c) => c.overlap > 0 || c.odds >= FIELD_ODDS || c.docs.some((d) => answer.has(mind.answerFirst[d])),
+  );
   const fields = chooseFields(pool, candidatesOf(mind, found, said.saying), stemsOf(mind, said.saying), said.saying.length === mind.size);
   // Every sentence a field quotes is in the evidence: those outside its passages follow them, one item each.
   const shown = new Set(passages.flat());
