@@ -11,13 +11,13 @@ const SAID_AFTER =
   /^\s*(?:told|said|says|asked|asks|texted|tweeted|replied|laughed|joked|was telling|was saying|had said|always says|himself|herself|['’]s (?:wife|husband|son|daughter|mom|dad|brother|sister|partner|kids?|family|birthday)\b)/;
 /** Right after the name, said of people more than of things (a weak cue: "Jerod was like", "Brendan's blog", "Kwabena and I"). */
 const SAID_AFTER_WEAK =
-  /^\s*(?:thinks|thought|called|wrote|writes|mentioned|, who(?:'s| is| was)\b|and I\b|and me\b|was like|is like|['’]s (?:blog|talk|book|post|article|tweet|newsletter|keynote|idea|point|question|comment|advice|story)\b)/;
+  /^\s*(?:thinks|thought|called|wrote|writes|mentioned|agreed|disagreed|decided|argued|insisted|suggested|explained|promised|apologi[sz]ed|wanted|wants|knew|knows|believed|believes|felt|feels|loved|loves|hated|hates|joined us|, who(?:'s| is| was)\b|and I\b|and me\b|was like|is like|['’]s (?:blog|talk|book|post|article|tweet|newsletter|keynote|idea|point|question|comment|advice|story)\b)/;
 /** Right before the name: a relation ("my friend X", a strong cue). */
 const SAID_BEFORE =
   /\b(?:my|our|his|her|their) (?:(?:old|new|former|best|first|late|little|big|older|younger|current|good|dear) )?(?:friend|colleague|co-worker|coworker|boss|manager|partner|wife|husband|sister|brother|mom|mum|mother|dad|father|cousin|neighbou?r|cofounder|co-founder|founder|mentor|son|daughter|aunt|uncle|nephew|niece|grandson|granddaughter|grandmother|grandfather|producer|editor|agent|lawyer|attorney|doctor|therapist|teacher|coach|landlord|landlady|assistant|roommate|flatmate|housemate|girlfriend|boyfriend|fianc[ée]e?|ex|kid|child|lead|director|ceo|cto|cfo|investor|client|customer|student|professor|supervisor|advisor|adviser|intern|recruiter|accountant|nurse|dentist|pastor|priest|rabbi|imam|babysitter|nanny|tutor|classmate|teammate|buddy|pal)s?,?\s+$/i;
 /** Right before the name: someone met, thanked, worked or talked with (a weak cue: one may work with Kubernetes too). */
 const SAID_BEFORE_WEAK =
-  /(?:\b(?:I|we) (?:(?:first|finally|never|once|just|also) )?(?:called|asked|told|met|hired|texted|emailed|pinged|messaged|interviewed|thanked)|\b(?:worked|working|talked|talking|spoke|speaking|chatted|chatting|paired|pairing) (?:with|to)|\b(?:thanks|thank you|shout-?out|credit|props|kudos)(?: to)?,?|\bintroduced me to)\s+$/i;
+  /(?:\b(?:I|we) (?:(?:first|finally|never|once|just|also) )?(?:called|asked|told|met|hired|texted|emailed|pinged|messaged|interviewed|thanked|brought|invited|introduced|welcomed)|\b(?:worked|working|talked|talking|spoke|speaking|chatted|chatting|paired|pairing) (?:with|to)|\b(?:thanks|thank you|shout-?out|credit|props|kudos)(?: to)?,?|\bintroduced me to)\s+$/i;
 
 /** Cue words around a name, right after it or right before it: `strong` ones only, or weak ones too. */
 export function cued(text: string, start: number, end: number, strength: 'strong' | 'any' = 'any'): boolean {
