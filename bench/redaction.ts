@@ -152,8 +152,12 @@ const lines = [
   'What this does not measure: the passages are made from templates, so a perfect score here says the detectors do what they were',
   'built for, not that they catch every way a person says these things. Known gaps, by design or not yet handled: numbers spoken as',
   'words ("four one five …") or e-mails as "jane at example dot com"; a given name compromise does not know, said without a cue',
-  '("X told me", "my friend X"); addresses without a house number or in other countries\' formats; a person named only by a',
-  'nickname or a relation ("my sister"); names in URLs of sites not listed in src/privacy/url.ts.',
+  '("X told me", "my friend X"); addresses without a house number or in formats other than the US, UK and European ones; a person',
+  'named only by a nickname or a relation ("my sister"); names in URLs of sites not listed in src/privacy/url.ts. Issue 30\'s rules (role',
+  'addresses, organisations\' pages, public figures, the corpus\'s product names) were written on real transcripts; after they were,',
+  'this report set missed 5 e-mails and 1 URL whose handle was taken for a role\'s (diego77@, areyes@, github.com/mateon): the handle',
+  'rule was then corrected (a name with digits, an initial and a surname), checked on the report half\'s name forms, so this table is',
+  'no longer untouched by its own errors.',
   '',
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
