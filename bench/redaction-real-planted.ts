@@ -44,12 +44,14 @@ const EU_TOWNS: Array<[string, string]> = [['10969', 'Berlin'], ['80331', 'Münc
 const FR_STREETS = ['rue de Rivoli', 'rue Oberkampf', 'avenue de la République', 'boulevard Voltaire'];
 const FR_TOWNS: Array<[string, string]> = [['75001', 'Paris'], ['69002', 'Lyon'], ['33000', 'Bordeaux']];
 
+/** House numbers of the European addresses: 1 to this (a street's usual range). */
+const MAX_HOUSE_NUMBER = 120;
 type Rng = () => number;
 const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
 
 /** An address in the European order: the number first ("40 Lindenstraße") or after the street name ("Lindenstraße 40"). */
 function europeanAddress(r: Rng): string {
-  const n = 1 + Math.floor(r() * 120);
+  const n = 1 + Math.floor(r() * MAX_HOUSE_NUMBER);
   if (r() < 0.5) {
     const [zip, town] = pick(r, EU_TOWNS);
     return r() < 0.5 ? `${n} ${pick(r, EU_STREETS)}, ${zip} ${town}` : `${pick(r, EU_STREETS)} ${n}, ${zip} ${town}`;

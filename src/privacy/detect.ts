@@ -143,5 +143,7 @@ export function detectBatch(texts: readonly string[], speakers: ReadonlySet<stri
 function aloneHere(text: string, start: number, end: number): boolean {
   if (thingContext(text, start, end)) return false;
   if (sentenceInitial(text, start) && isCommonWord(text.slice(start, end))) return false;
-  return !/\p{Lu}[\p{L}'’-]*\s$/u.test(text.slice(Math.max(0, start - 24), start)) && !/^\s\p{Lu}/u.test(text.slice(end, end + 2));
+  return !/\p{Lu}[\p{L}'’-]*\s$/u.test(text.slice(Math.max(0, start - NAME_WORD_CHARS), start)) && !/^\s\p{Lu}/u.test(text.slice(end, end + 2));
 }
+/** The longest name word looked for right before a single name (a given name before a surname). */
+const NAME_WORD_CHARS = 24;

@@ -19,10 +19,17 @@ const SAID_BEFORE =
 const SAID_BEFORE_WEAK =
   /(?:\b(?:I|we) (?:(?:first|finally|never|once|just|also) )?(?:called|asked|told|met|hired|texted|emailed|pinged|messaged|interviewed|thanked|brought|invited|introduced|welcomed)|\b(?:worked|working|talked|talking|spoke|speaking|chatted|chatting|paired|pairing) (?:with|to)|\b(?:thanks|thank you|shout-?out|credit|props|kudos)(?: to)?,?|\bintroduced me to)\s+$/i;
 
+/** How far cues are read: after a name, the longest one (", who's", "was telling") with room; before it, the longest relation ("my former co-founder, "). */
+const CUE_AFTER = 32;
+const CUE_BEFORE = 40;
+/** How far a thing's context is read: before, "deployed " or "install "; after, a version or a thing's word ("'s servers", " documentation"). */
+const THING_BEFORE_CHARS = 16;
+const THING_AFTER_CHARS = 24;
+
 /** Cue words around a name, right after it or right before it: `strong` ones only, or weak ones too. */
 export function cued(text: string, start: number, end: number, strength: 'strong' | 'any' = 'any'): boolean {
-  const after = text.slice(end, end + 32);
-  const before = text.slice(Math.max(0, start - 40), start);
+  const after = text.slice(end, end + CUE_AFTER);
+  const before = text.slice(Math.max(0, start - CUE_BEFORE), start);
   if (SAID_AFTER.test(after) || SAID_BEFORE.test(before)) return true;
   if (strength !== 'any') return false;
   // "the co-founders of Xamarin, who's …": the clause is about the founders.
@@ -38,11 +45,11 @@ const THING_AFTER =
 
 /** A single capitalised word said as a thing or a place is: after "the", "in", "using" …, or before a version or "API", "CLI" …. */
 export function thingContext(text: string, start: number, end: number): boolean {
-  return thingBefore(text, start, end) || THING_AFTER.test(text.slice(end, end + 24));
+  return thingBefore(text, start, end) || THING_AFTER.test(text.slice(end, end + THING_AFTER_CHARS));
 }
 /** The determiner or preposition of a thing or a place right before the words ("The Polycade Sente", "in Austin"), not before a possessive ("in Paul's team"). */
 export function thingBefore(text: string, start: number, end: number): boolean {
-  return !/^['’]s\b/.test(text.slice(end, end + 3)) && THING_BEFORE.test(text.slice(Math.max(0, start - 16), start));
+  return !/^['’]s\b/.test(text.slice(end, end + 3)) && THING_BEFORE.test(text.slice(Math.max(0, start - THING_BEFORE_CHARS), start));
 }
 
 /** Whether the word at `start` begins a sentence or a quotation (its capital says nothing about it). */

@@ -57,9 +57,12 @@ export function findPhones(text: string, countries: readonly CountryCode[] = DEF
   return spans;
 }
 
+/** How far back the word naming a number is read ("pull request #", "number of "). */
+const NAMED_BEFORE_CHARS = 24;
+
 /** Digits that belong to a longer token (a dotted version, a long id) or are named as something else. */
 function partOfSomethingElse(text: string, start: number, end: number): boolean {
-  const before = text.slice(Math.max(0, start - 24), start);
+  const before = text.slice(Math.max(0, start - NAMED_BEFORE_CHARS), start);
   const after = text.slice(end, end + 2);
   if (/[\d][.,/:]?$|[.]$/.test(before) || /^[.,/:]?\d/.test(after)) return true;
   if (/^\d{4}\.\d{1,2}\.\d+$/.test(text.slice(start, end))) return true;
