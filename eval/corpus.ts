@@ -31,6 +31,8 @@ import { REPO_ROOT } from './interviews.ts';
 import { auroc, contentF1, discrimination, mean } from './metrics.ts';
 import { f3, pct } from './report-tables.ts';
 import { writeSection } from './panels/report.ts';
+import { ablation } from './corpus-ablation.ts';
+import { monologueScores } from './corpus-monologues.ts';
 
 export const CORPUS_SECTION = '## Leave-people-out on the corpus';
 /** Held-out answers per test person (every k-th of their Q/A pairs). */
@@ -62,6 +64,8 @@ export async function evaluateCorpus(log: (line: string) => void = console.error
   bank.forEach((b, i) => offFor.set(i % people.length, [...(offFor.get(i % people.length) ?? []), b.scenario]));
   const queries = people.flatMap((p, i) => queryExamples(p, mindOf(p, cache, USE_LITE.id), cache, offFor.get(i) ?? [], params.adapter));
   const ranking = rankingScores(queries, params);
+  const parts = ablation(queries, params);
+  const monologues = await monologueScores(people, bank.map((b) => b.scenario), cache, params);
   // What these features allow at most (a ceiling, never what is reported as the engine): the ranking
   // fitted on the test queries themselves; and the encoder's cosine with the ask alone.
   const cosineOnly = rankingScores(queries, { ranking: { bias: 0, weights: FEATURES.map((f) => (f === 'cosAsk' ? 1 : 0)) } });
@@ -104,7 +108,8 @@ export async function evaluateCorpus(log: (line: string) => void = console.error
   }
   const seconds = (performance.now() - t0) / 1000;
   const targets = [
-    ['right answer@3 ≥ 70%', pct(ranking.right3), ranking.right3 >= 0.7],
+    ['right answer@3 ≥ 70% (issue 22)', pct(ranking.right3), ranking.right3 >= 0.7],
+    ['right answer@3 ≥ 65% and @1 ≥ 42% (issue 29)', `${pct(ranking.right3)}, @1 ${pct(ranking.right1)}`, ranking.right3 >= 0.65 && ranking.right1 >= 0.42],
     ['off-topic declined ≥ 95% while on-topic answered ≥ 90%', `${pct(declined)} declined, ${pct(answered)} answered`, declined >= 0.95 && answered >= 0.9],
     ['AUROC of confidence ≥ 0.95', f3(rocAuc), rocAuc >= 0.95],
     ['expected calibration error ≤ 0.05', f3(rel.ece), rel.ece <= 0.05],
@@ -137,6 +142,19 @@ export async function evaluateCorpus(log: (line: string) => void = console.error
     `the typical answer's discrimination is ${f3(mean(heldRows.map((r) => r.typicalDisc)))} (a fixed answer: 0.5).`,
     `The engine declines when P(on-topic) < ${params.declineBelow} (fitted on validation people: the lowest that declines ≥ 95% of`,
     'train/offtopic.json there); the confidence it reports is P(on-topic) × P(right answer | on-topic), both fitted there.',
+    '',
+    '### Each part of the ranking (test people)',
+    '',
+    '| ranking | right answer@1 | right answer@3 |',
+    '|---|---:|---:|',
+    ...parts.map((p) => `| ${p.part} | ${pct(p.scores.right1)} | ${pct(p.scores.right3)} |`),
+    '',
+    '### Short monologues (test people)',
+    '',
+    `A stretch of 250–750 words of each test person's own words around one of their answers, the questions removed, as a talk or`,
+    `a profile recording is read (train/monologues.ts; seed 41): ${monologues.minds} minds, asked their ${monologues.onTopic} questions inside it and`,
+    `${monologues.offTopic} off-topic scenarios of eval/offtopic/eval.json. On-topic answered ${pct(monologues.answered)}, off-topic declined`,
+    `${pct(monologues.declined)}, AUROC of confidence ${f3(monologues.auroc)}, right answer@3 ${pct(monologues.right3)}.`,
     '',
     '### Reliability (test people; the mix of their questions and the off-topic bank)',
     '',

@@ -55,6 +55,11 @@ test('npm run train on a small corpus writes a parameter file the engine accepts
     const second = checkParams(JSON.parse(fs.readFileSync(`${out}.2`, 'utf8')));
     assert.deepEqual(second.ranking, params.ranking);
     assert.deepEqual(second.confidence, params.confidence);
+    // The second stage beside it: accepted by the engine's check, and the same again.
+    const rerank = JSON.parse(fs.readFileSync(`${out}.rerank.json`, 'utf8')) as { linear: number[]; u: number[] };
+    const withRerank = checkParams({ ...params, rerank });
+    assert.ok(withRerank.rerank && withRerank.rerank.linear.every(Number.isFinite) && withRerank.rerank.u.every(Number.isFinite));
+    assert.deepEqual(JSON.parse(fs.readFileSync(`${out}.2.rerank.json`, 'utf8')), rerank);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -9,7 +9,7 @@ import { readQuery } from '../src/memory/search/query.ts';
 import { CORPUS_DIR, corpusFiles, personEpisodes, type PersonEpisode, type QaExample, type Split } from './corpus.ts';
 
 /** People per split. The test split must have ≥ 300 people (issue 22); the others bound training's cost. */
-export const QUOTAS: Record<Split, number> = { train: 220, validation: 110, test: 310 };
+export const QUOTAS: Record<Split, number> = { train: 5000, validation: 110, test: 310 };
 /** A question a user could ask: at least this many words (a bare "Right now?" is no scenario). */
 export const MIN_QUESTION_WORDS = 6;
 /** A person-episode is used when it has at least this many such Q/A pairs. */

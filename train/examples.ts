@@ -8,6 +8,7 @@ import { MindMemory } from '../src/memory/mind-memory.ts';
 import { readQuery, type QueryVectors } from '../src/memory/search/query.ts';
 import { passageFeatures, type PassageFeatures } from '../src/memory/search/features.ts';
 import type { StoredMemory } from '../src/memory/types.ts';
+import type { PassageVectors } from '../src/memory/search/passage-vectors.ts';
 import type { Person } from './dataset.ts';
 import type { EmbeddingCache } from './embedding-cache.ts';
 
@@ -20,6 +21,10 @@ export interface QueryExample {
   features: PassageFeatures;
   /** 1 for each passage inside the right answer (none for off-topic). */
   labels: Uint8Array;
+  /** What the second stage reads (search/rerank.ts): the ask's vector, the mind's passages and its size in docs. */
+  ask: Float32Array;
+  passages: PassageVectors;
+  docs: number;
 }
 
 export function mindOf(person: Person, cache: EmbeddingCache, encoder: string, drop: ReadonlySet<number> = new Set()): MindMemory {
@@ -49,11 +54,12 @@ export function queryExamples(person: Person, mind: MindMemory, cache: Embedding
       const seq = mind.memories[passages.first[p] as number]?.seq ?? -1;
       labels[p] = seq >= e.first && seq <= e.last ? 1 : 0;
     }
-    out.push({ person: person.person, example: k, features, labels });
+    out.push({ person: person.person, example: k, features, labels, ask: cache.get(q.ask), passages, docs: mind.size });
   });
   for (const s of offTopic) {
     const q = readQuery(s);
-    out.push({ person: person.person, example: null, features: passageFeatures(mind, passages, q, queryVectors(cache, q.ask, q.context), adapter), labels: new Uint8Array(passages.size) });
+    const features = passageFeatures(mind, passages, q, queryVectors(cache, q.ask, q.context), adapter);
+    out.push({ person: person.person, example: null, features, labels: new Uint8Array(passages.size), ask: cache.get(q.ask), passages, docs: mind.size });
   }
   return out;
 }

@@ -5,7 +5,7 @@ import { rankFeatures, type Ranking } from '../src/memory/search/rank.ts';
 import type { QueryExample } from './examples.ts';
 
 /** A query's ranking as the engine makes it (search/rank.ts), from its precomputed features. */
-export const rankingOf = (q: QueryExample, params: Pick<RankingParams, 'ranking'>): Ranking => rankFeatures(q.features, params);
+export const rankingOf = (q: QueryExample, params: Pick<RankingParams, 'ranking' | 'rerank'>): Ranking => rankFeatures(q.features, params, q.passages, q);
 
 /** Whether the right answer is among the first k answers of the ranking. */
 export function rightAt(q: QueryExample, ranking: Ranking, k: number): boolean {
@@ -24,7 +24,7 @@ export interface ConfidenceRow {
   offTopic: boolean;
 }
 
-export function confidenceRows(queries: readonly QueryExample[], params: Pick<RankingParams, 'ranking'>): ConfidenceRow[] {
+export function confidenceRows(queries: readonly QueryExample[], params: Pick<RankingParams, 'ranking' | 'rerank'>): ConfidenceRow[] {
   return queries.map((q) => {
     const r = rankingOf(q, params);
     return { x: confidenceFeatures(r), y: q.example !== null && rightAt(q, r, 1) ? 1 : 0, offTopic: q.example === null };
@@ -65,7 +65,7 @@ export interface RankingScores {
   right3: number;
 }
 
-export function rankingScores(queries: readonly QueryExample[], params: Pick<RankingParams, 'ranking'>): RankingScores {
+export function rankingScores(queries: readonly QueryExample[], params: Pick<RankingParams, 'ranking' | 'rerank'>): RankingScores {
   const on = queries.filter((q) => q.example !== null);
   let r1 = 0;
   let r3 = 0;

@@ -33,6 +33,10 @@ import { readQuery } from '../src/memory/search/query.ts';
 import { auroc } from '../eval/metrics.ts';
 import { confidenceRows, confidencesOf, rankingScores, reliability } from './measure.ts';
 import { readOffTopic, TRAIN_OFFTOPIC } from './offtopic-bank.ts';
+import { chooseRerank } from './rerank-grid.ts';
+import { shortMonologue } from './monologues.ts';
+import { transferQueries, transferScenarios } from './transfer.ts';
+import { rerankFileBeside, rerankProvenance, roundModel } from './rerank-file.ts';
 
 export const DEFAULT_SEED = 20261126;
 /** Off-topic scenarios asked of each validation person (from train/offtopic.json). */
@@ -75,6 +79,8 @@ export interface TrainOptions {
   quotas: typeof QUOTAS;
   /** Where the embedding cache lives (default: node_modules/.cache/mindsim-train). */
   cacheDir?: string;
+  /** Fit on the first this many train people of the dataset's order only (default: all of them). */
+  trainPeople?: number;
   log?: (line: string) => void;
 }
 
@@ -85,15 +91,15 @@ export async function train(opts: TrainOptions): Promise<RankingParams> {
   const people = fromCorpus ? cachedDataset(opts.seed, opts.quotas) : buildDataset(opts.seed, opts.quotas, opts.corpus);
   const bank = readOffTopic(TRAIN_OFFTOPIC).map((s) => s.scenario);
   const cache = new EmbeddingCache(USE_LITE.id, USE_LITE.dimensions, 2, opts.cacheDir);
+  const random = seededRandom(opts.seed);
+  const split = (s: Person['split']) => people.filter((p) => p.split === s);
+  const trainPeople = split('train').slice(0, opts.trainPeople ?? Infinity);
+  const validationPeople = split('validation');
   try {
-    await cache.ensure(textsOf(people, bank), (done, total) => done === total && log(`embedded ${total} new texts`));
+    await cache.ensure(textsOf([...trainPeople, ...validationPeople], bank), (done, total) => done === total && log(`embedded ${total} new texts`));
   } finally {
     await cache.close();
   }
-  const random = seededRandom(opts.seed);
-  const split = (s: Person['split']) => people.filter((p) => p.split === s);
-  const trainPeople = split('train');
-  const validationPeople = split('validation');
   log(`people: ${trainPeople.length} train, ${validationPeople.length} validation (test people are not read)`);
   // 2b. The adapter over the encoder, fitted on train people's questions and their answers' passages.
   // The asks as this process reads them (wink-nlp can split a text differently the first time it reads it), embedded if new.
@@ -112,9 +118,18 @@ export async function train(opts: TrainOptions): Promise<RankingParams> {
   const trainQueries = examplesOf(trainPeople, 0);
   const validation = examplesOf(validationPeople, OFFTOPIC_PER_PERSON);
   log(`queries: ${trainQueries.length} train, ${validation.length} validation (${validation.filter((q) => q.example === null).length} off-topic)`);
+  // The transfer development set: hand-written other-industry scenarios for validation people (eval/transfer/).
+  const transferSet = transferScenarios(validationPeople);
+  try {
+    await cache.ensure(transferSet.texts);
+  } finally {
+    await cache.close();
+  }
+  const transfer = transferQueries(transferSet.scenarios, cache, USE_LITE.id, adapter);
+  log(`transfer development set: ${transfer.length} scenarios of ${new Set(transfer.map((q) => q.person)).size} validation people`);
 
   // 3. The ranking: an L2 × epochs grid, chosen on validation.
-  const curves: Array<{ l2: number; epoch: number; loss: number; validationRight3: number; validationRight1: number }> = [];
+  const curves: Array<{ l2: number; epoch: number; loss: number; validationRight3: number; validationRight1: number; transferRight3: number }> = [];
   let best: { l2: number; epoch: number; model: Linear; right3: number } | null = null;
   for (const l2 of L2_GRID) {
     await fitRanking(toRank(trainQueries), FEATURE_COUNT, {
@@ -124,18 +139,32 @@ export async function train(opts: TrainOptions): Promise<RankingParams> {
       every: CHECKPOINT_EVERY,
       onCheckpoint: (epoch, model, loss) => {
         const s = rankingScores(validation, { ranking: model });
-        curves.push({ l2, epoch, loss: round(loss), validationRight3: round(s.right3), validationRight1: round(s.right1) });
-        log(`ranking l2=${l2} epoch ${epoch}: train loss ${loss.toFixed(4)}, validation right@1 ${(100 * s.right1).toFixed(1)}%, right@3 ${(100 * s.right3).toFixed(1)}%`);
-        if (!best || s.right3 > best.right3) best = { l2, epoch, model, right3: s.right3 };
+        const t = transfer.length > 0 ? rankingScores(transfer, { ranking: model }).right3 : s.right3;
+        curves.push({ l2, epoch, loss: round(loss), validationRight3: round(s.right3), validationRight1: round(s.right1), transferRight3: round(t) });
+        log(`ranking l2=${l2} epoch ${epoch}: train loss ${loss.toFixed(4)}, validation right@1 ${(100 * s.right1).toFixed(1)}%, right@3 ${(100 * s.right3).toFixed(1)}%, transfer right@3 ${(100 * t).toFixed(1)}%`);
+        if (!best || (s.right3 + t) / 2 > best.right3) best = { l2, epoch, model, right3: (s.right3 + t) / 2 };
       },
     });
   }
   const chosen = best as unknown as { l2: number; epoch: number; model: Linear; right3: number };
-  const ranking = { ranking: chosen.model };
+  // 3b. The second stage over the chosen first stage, chosen on validation.
+  const rerankChoice = await chooseRerank(trainQueries, validation, transfer, { ranking: chosen.model }, USE_LITE.dimensions, random, log);
+  const rerank = { ...roundModel(rerankChoice.model), provenance: rerankProvenance(rerankChoice, opts.seed) };
+  const ranking = { ranking: chosen.model, rerank };
   const baseline = rankingScores(validation, { ranking: { bias: 0, weights: FEATURES.map((f) => (f === 'cosAsk' ? 1 : 0)) } });
 
-  // 4. P(on-topic) and P(right | on-topic), fitted on validation people with the chosen ranking.
-  const rows = confidenceRows(validation, ranking);
+  // 4. P(on-topic) and P(right | on-topic), fitted on validation people with the chosen ranking: their
+  // episodes, and a short monologue of each (train/monologues.ts), so that a mind of a talk with a few
+  // passages is judged as well as one of a long interview.
+  const monologues = validationPeople.map((p) => shortMonologue(p, random)).filter((m): m is Person => m !== null && m.examples.length > 0);
+  try {
+    await cache.ensure(textsOf(monologues, []));
+  } finally {
+    await cache.close();
+  }
+  const monologueQueries = examplesOf(monologues, OFFTOPIC_PER_PERSON);
+  log(`calibration: ${validation.length} validation queries and ${monologueQueries.length} of ${monologues.length} short monologues`);
+  const rows = confidenceRows([...validation, ...monologueQueries], ranking);
   const fitOptions = { l2: CONFIDENCE_L2, epochs: CONFIDENCE_EPOCHS, learningRate: LEARNING_RATE };
   const onTopic = await fitLogistic(
     rows.map((r) => r.x),
@@ -152,7 +181,13 @@ export async function train(opts: TrainOptions): Promise<RankingParams> {
   );
   const pOn = confidencesOf(rows, onTopic);
   const offOn = pOn.filter((_, i) => rows[i]!.offTopic).sort((a, b) => a - b);
-  const declineBelow = round(offOn[Math.min(offOn.length - 1, Math.ceil(DECLINE_TARGET * offOn.length))] ?? 0, 3);
+  // The threshold declines DECLINE_TARGET of the off-topic scenarios asked of episodes and, apart, of
+  // monologues (the higher of the two): pooled, the monologues' easy declines let the episodes' slip.
+  const declining = (from: number, to: number): number => {
+    const off = pOn.filter((_, i) => i >= from && i < to && rows[i]!.offTopic).sort((a, b) => a - b);
+    return off[Math.min(off.length - 1, Math.ceil(DECLINE_TARGET * off.length))] ?? 0;
+  };
+  const declineBelow = round(Math.max(declining(0, validation.length), declining(validation.length, rows.length)), 3);
   const conf = confidencesOf(rows, confidence).map((c, i) => c * (pOn[i] as number));
   const on = conf.filter((_, i) => !rows[i]!.offTopic);
   const off = conf.filter((_, i) => rows[i]!.offTopic);
@@ -160,7 +195,10 @@ export async function train(opts: TrainOptions): Promise<RankingParams> {
   const rel = reliability(conf, rows.map((r) => r.y));
   const validationScores = {
     right1: round(rankingScores(validation, ranking).right1),
-    right3: round(chosen.right3),
+    right3: round(rankingScores(validation, ranking).right3),
+    transferRight3: round(rankingScores(transfer, ranking).right3),
+    firstStageRight3: round(rankingScores(validation, { ranking: chosen.model }).right3),
+    firstStageTransferRight3: round(rankingScores(transfer, { ranking: chosen.model }).right3),
     cosineOnlyRight3: round(baseline.right3),
     confidenceAuroc: round(auroc(on, off)),
     onTopicAuroc: round(auroc(onP, offOn)),
@@ -184,17 +222,19 @@ export async function train(opts: TrainOptions): Promise<RankingParams> {
       licence: 'fitted on CC BY-SA 4.0 transcripts by Changelog Media LLC (../shared/data/corpus/SOURCES.md); these parameters carry the same licence',
       seed: opts.seed,
       split: 'by person: sha256(seed:name) → train 45% / validation 20% / test 35%; one episode per person',
-      people: { train: trainPeople.length, validation: validationPeople.length, testQuota: opts.quotas.test },
+      people: { train: trainPeople.length, trainInDataset: split('train').length, validation: validationPeople.length, testQuota: opts.quotas.test },
       queries: { train: trainQueries.length, validation: validation.length },
-      offTopic: `${OFFTOPIC_PER_PERSON} per validation person from train/offtopic.json`,
+      offTopic: `${OFFTOPIC_PER_PERSON} per validation person and per monologue from train/offtopic.json`,
+      monologues: `${monologues.length} short monologues of validation people (train/monologues.ts), ${monologueQueries.length} queries, in the confidence's fit`,
       chosen: { l2: chosen.l2, epochs: chosen.epoch },
       validation: validationScores,
       curves,
       seconds: Math.round((performance.now() - t0) / 1000),
     },
   };
-  checkParams(params);
+  checkParams({ ...params, rerank });
   fs.writeFileSync(opts.out, `${JSON.stringify(params, null, 2)}\n`);
+  fs.writeFileSync(rerankFileBeside(opts.out), `${JSON.stringify(rerank)}\n`);
   log(`wrote ${typeof opts.out === 'string' ? path.relative(REPO_ROOT, opts.out) : path.relative(REPO_ROOT, opts.out.pathname)} in ${params.provenance.seconds} s`);
   return params;
 }
@@ -202,7 +242,9 @@ export async function train(opts: TrainOptions): Promise<RankingParams> {
 const toRank = (qs: readonly QueryExample[]) => qs.filter((q) => q.example !== null).map((q) => ({ rows: q.features.rows, labels: q.labels }));
 
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { seed: { type: 'string' }, corpus: { type: 'string' }, out: { type: 'string' }, quotas: { type: 'string' }, cache: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { seed: { type: 'string' }, corpus: { type: 'string' }, out: { type: 'string' }, quotas: { type: 'string' }, cache: { type: 'string' }, 'train-people': { type: 'string' } },
+  });
   const [tr, va, te] = (values.quotas ?? '').split(',').map(Number);
   await train({
     seed: values.seed ? Number(values.seed) : DEFAULT_SEED,
@@ -210,5 +252,6 @@ if (import.meta.main) {
     out: values.out ? path.resolve(values.out) : PARAMS_FILE,
     quotas: tr ? { train: tr, validation: va ?? 0, test: te ?? 0 } : QUOTAS,
     ...(values.cache ? { cacheDir: path.resolve(values.cache) } : {}),
+    ...(values['train-people'] ? { trainPeople: Number(values['train-people']) } : {}),
   });
 }

@@ -17,6 +17,9 @@ import { sampleInterview } from '../../testkit/fixtures.ts';
 import { startLlmStandIn, type LlmStandIn } from '../../testkit/llm-provider.ts';
 import { embeddedMind, testEncoder, testSearcher } from '../../testkit/minds.ts';
 import { Searcher } from '../../src/memory/search/searcher.ts';
+import { rankPassages } from '../../src/memory/search/rank.ts';
+import { rerankScores } from '../../src/memory/search/rerank.ts';
+import { RERANK_FEATURES } from '../../src/memory/search/rerank-features.ts';
 
 let mind: MindMemory;
 const searcher = testSearcher();
@@ -66,7 +69,8 @@ describe('the learned search', () => {
 describe('the parameter file', () => {
   it('is the one the engine reads, fitted for this encoder and these features', () => {
     const committed = checkParams(JSON.parse(fs.readFileSync(PARAMS_FILE, 'utf8')));
-    assert.deepEqual(rankingParams(), committed);
+    const { rerank: _rerank, ...loaded } = rankingParams();
+    assert.deepEqual(loaded, committed);
     assert.equal(committed.encoder, USE_LITE.id);
     assert.ok(committed.declineBelow > 0 && committed.declineBelow < 1);
   });
@@ -75,6 +79,85 @@ describe('the parameter file', () => {
     const committed = JSON.parse(fs.readFileSync(PARAMS_FILE, 'utf8')) as { features: string[] };
     assert.throws(() => checkParams({ ...committed, features: [...committed.features.slice(1), 'other'] }), /run npm run train/);
     assert.throws(() => checkParams({ ...committed, declineBelow: 2 }));
+  });
+
+  it('the second stage is loaded with it, and refused when its features or shapes disagree', () => {
+    const rerank = rankingParams().rerank;
+    assert.ok(rerank, 'rerank.json is committed beside ranking.json');
+    assert.deepEqual(rerank.features, [...RERANK_FEATURES]);
+    const committed = JSON.parse(fs.readFileSync(PARAMS_FILE, 'utf8')) as object;
+    assert.throws(() => checkParams({ ...committed, rerank: { ...rerank, features: [...rerank.features.slice(0, -1), 'other'] } }), /rerank.json was fitted on features/);
+    assert.throws(() => checkParams({ ...committed, rerank: { ...rerank, out: [...rerank.out, 1] } }), /shapes of its weights disagree/);
+  });
+});
+
+describe('a short monologue (a talk, a profile recording: one speaker, a few passages)', () => {
+  const talk =
+    'I grew up on a farm in Iowa, and mornings started at five with the cows. My father taught me that you fix what is broken before you buy anything new. ' +
+    'I moved to Chicago for college and studied mechanical engineering. After that I worked at a tractor company for eight years, designing transmissions. ' +
+    'What I learned there is that farmers will forgive a slow machine but never an unreliable one. Today I run a small repair shop, and I still think reliability beats features every single time.';
+
+  it('answers what its words say ("Where did you grow up?" from its first sentence) and still declines what they do not', async () => {
+    const monologue = await embeddedMind([{ speaker: null, text: talk }], 'Dana Miller', 'talk-1');
+    const ask = (scenario: string) => grounded.simulate({ mindName: 'Dana Miller', memory: monologue, scenario });
+    const home = await ask('Where did you grow up?');
+    assert.notEqual(home.message, UNKNOWN_SAYING, `answered (confidence ${home.confidence})`);
+    assert.match(home.evidence[0]?.text ?? '', /I grew up on a farm in Iowa/);
+    const football = await ask('What is your favourite football team?');
+    assert.equal(football.message, UNKNOWN_SAYING, `declined (confidence ${football.confidence})`);
+  });
+});
+
+describe('the second stage', () => {
+  const scenario = 'Our bakery wants the night crew to cover extra shifts before the holidays. How do you keep people from burning out?';
+  const rankings = async () => {
+    const prepared = await searcher.prepare(scenario);
+    const params = rankingParams();
+    const passages = mind.passages;
+    assert.ok(passages && params.rerank);
+    const first = rankPassages(mind, passages, prepared.query, prepared.vectors, { ...params, rerank: undefined });
+    const second = rankPassages(mind, passages, prepared.query, prepared.vectors, params);
+    return { first, second, shortlist: params.rerank.shortlist };
+  };
+
+  it("re-orders only the first stage's shortlist: the same passages lead, the rest keep the first stage's order below them", async () => {
+    const { first, second, shortlist } = await rankings();
+    const k = Math.min(shortlist, first.passages.length);
+    const top = (r: typeof first) => r.passages.slice(0, k).map((p) => p.passage);
+    assert.deepEqual(top(second).sort((a, b) => a - b), top(first).sort((a, b) => a - b));
+    assert.deepEqual(
+      second.passages.slice(k).map((p) => p.passage),
+      first.passages.slice(k).map((p) => p.passage),
+    );
+  });
+
+  it('scores a shortlist as the fitted network does (linear + hidden ReLUs + the bilinear term), deterministically', async () => {
+    const model = rankingParams().rerank;
+    assert.ok(model);
+    const f = model.features.length;
+    const rows = Float32Array.from({ length: 2 * f }, (_, i) => (i % 7) / 7);
+    const ask = Float32Array.from({ length: USE_LITE.dimensions }, (_, i) => Math.sin(i) / 16);
+    const vectors = Float32Array.from({ length: 2 * USE_LITE.dimensions }, (_, i) => Math.cos(i) / 16);
+    const [a, b] = rerankScores(model, rows, ask, vectors);
+    // The same by hand, for the first row.
+    const x = Array.from({ length: f }, (_, c) => ((rows[c] as number) - (model.mean[c] as number)) / (model.std[c] as number));
+    let expected = x.reduce((s, v, c) => s + v * (model.linear[c] as number), 0);
+    model.hiddenBias.forEach((bias, h) => {
+      const z = x.reduce((s, v, c) => s + v * (model.hidden[c * model.hiddenBias.length + h] as number), bias);
+      if (z > 0) expected += z * (model.out[h] as number);
+    });
+    for (let j = 0; j < model.rank; j++) {
+      let qu = 0;
+      let pv = 0;
+      for (let d = 0; d < USE_LITE.dimensions; d++) {
+        qu += (ask[d] as number) * (model.u[d * model.rank + j] as number);
+        pv += (vectors[d] as number) * (model.v[d * model.rank + j] as number);
+      }
+      expected += qu * pv;
+    }
+    assert.ok(Math.abs((a as number) - expected) < 1e-3, `${a} vs ${expected}`);
+    assert.notEqual(a, b);
+    assert.deepEqual(rerankScores(model, rows, ask, vectors), Float32Array.of(a as number, b as number));
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Search stage: every passage of the mind scored by the learned linear ranking over its features
  * (features.ts; weights fitted by `npm run train` with a listwise softmax loss on training people),
- * then grouped into the answers they belong to, best answer first (an answer scores as its best
+ * its best passages re-ordered by the second stage when one is fitted (rerank.ts), then grouped into the answers they belong to, best answer first (an answer scores as its best
  * passage). Deterministic: ties keep document order.
  */
 import type { RankingParams } from '../params/params.ts';
@@ -9,6 +9,7 @@ import type { MindMemory } from '../mind-memory.ts';
 import { FEATURE_COUNT, passageFeatures, type PassageFeatures } from './features.ts';
 import type { PassageVectors } from './passage-vectors.ts';
 import type { QueryVectors, SearchQuery } from './query.ts';
+import { rerankPassageScores } from './rerank.ts';
 
 export interface RankedPassage {
   /** Index in the mind's PassageVectors. */
@@ -43,15 +44,27 @@ export function scorePassages(features: PassageFeatures, params: Pick<RankingPar
 }
 
 export function rankPassages(mind: MindMemory, passages: PassageVectors, query: SearchQuery, vectors: QueryVectors, params: RankingParams): Ranking {
-  return rankFeatures(passageFeatures(mind, passages, query, vectors, params.adapter), params, passages);
+  return rankFeatures(passageFeatures(mind, passages, query, vectors, params.adapter), params, passages, { ask: vectors.ask, docs: mind.size });
+}
+
+/** What the second stage reads beyond the features: the ask's vector and the mind's size in docs. */
+export interface RerankContext {
+  ask: Float32Array;
+  docs: number;
 }
 
 /**
  * Passages ranked by their features' scores, and the best passage of each answer. `passages` gives
  * each its first and last doc (-1 without: `npm run train` ranks features it computed already).
  */
-export function rankFeatures(features: PassageFeatures, params: Pick<RankingParams, 'ranking'>, passages: PassageVectors | null = null): Ranking {
-  const scores = scorePassages(features, params);
+export function rankFeatures(
+  features: PassageFeatures,
+  params: Pick<RankingParams, 'ranking' | 'rerank'>,
+  passages: PassageVectors | null = null,
+  context: RerankContext | null = null,
+): Ranking {
+  const first = scorePassages(features, params);
+  const scores = params.rerank && passages && context ? rerankPassageScores(params.rerank, features, first, passages, context.ask, context.docs) : first;
   const ranked: RankedPassage[] = Array.from(scores, (score, p) => ({
     passage: p,
     first: passages?.first[p] ?? -1,
