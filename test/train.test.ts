@@ -56,7 +56,7 @@ test('npm run train on a small corpus writes a parameter file the engine accepts
     assert.deepEqual(second.ranking, params.ranking);
     assert.deepEqual(second.confidence, params.confidence);
     // The second stage beside it: accepted by the engine's check, and the same again.
-    const rerank = JSON.parse(fs.readFileSync(`${out}.rerank.json`, 'utf8')) as { linear: number[]; u: number[] };
+    const rerank = JSON.parse(fs.readFileSync(path.join(dir, 'rerank.json'), 'utf8')) as { linear: number[]; u: number[] };
     const withRerank = checkParams({ ...params, rerank });
     assert.ok(withRerank.rerank && withRerank.rerank.linear.every(Number.isFinite) && withRerank.rerank.u.every(Number.isFinite));
     assert.deepEqual(JSON.parse(fs.readFileSync(`${out}.2.rerank.json`, 'utf8')), rerank);
