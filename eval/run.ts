@@ -150,10 +150,15 @@ async function main(): Promise<void> {
   const corpus = opts.corpus ? (await evaluateCorpus()).section : sectionOf(before, CORPUS_SECTION);
   let text = corpus ? withSection(report, corpus, CORPUS_SECTION) : report;
   if (panels) text = withSection(text, panels);
+  // The hand-written account of issue 29's measurements (which data each number saw, twelve answers before and after): carried over.
+  const issue29 = sectionOf(before, ISSUE_29_SECTION);
+  if (issue29) text = withSection(text, issue29, ISSUE_29_SECTION);
   fs.writeFileSync(opts.out, text);
   console.log(report);
   console.error(`Run time: ${seconds.toFixed(0)} s; report written to ${shown(opts.out)}`);
 }
+
+const ISSUE_29_SECTION = '## Issue 29: the answer, measured (what each number saw)';
 
 try {
   await main();
