@@ -19,11 +19,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     taken.add(key);
     await db.updateTable('accounts').set({ email_key: key }).where('id', '=', a.id).execute();
   }
-  await db.schema.createIndex('accounts_email_key').on('accounts').column('email_key').unique().execute();
+  // Not accounts_email_key: PostgreSQL already names the email column's UNIQUE constraint so.
+  await db.schema.createIndex('accounts_email_skeleton_unique').on('accounts').column('email_key').unique().execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropIndex('accounts_email_key').ifExists().execute();
+  await db.schema.dropIndex('accounts_email_skeleton_unique').ifExists().execute();
   await db.schema.alterTable('accounts').dropColumn('email_key').execute();
 }
