@@ -79,8 +79,12 @@ function assertReadsWell(result: SimulationResult, mind: MindMemory, what: strin
 test('saying runs from a sentence start to a sentence end: a long sentence cut into pieces is quoted whole', async () => {
   const r = await ask(saron, 'Saron Yitbarek', 'You finished all your work at 4 PM today. Do you squeeze in a couple more hours or stop for the day?');
   assertReadsWell(r, saron, 'the 4 PM scenario');
-  assert.match(r.analysis.saying, /squeeze in a couple more hours, or should you close the laptop/);
-  assert.match(r.analysis.saying, /Go watch a movie, you've earned it\./);
+  // Which of her passages leads is the ranking's choice; wherever the one that answers it is quoted
+  // (the saying or the evidence), its long sentence is whole and its answer follows.
+  const quoted = [r.analysis.saying, ...r.evidence.map((e) => e.text)].find((t) => /squeeze in a couple more hours/.test(t));
+  assert.ok(quoted, 'the passage that answers it is quoted');
+  assert.match(quoted, /squeeze in a couple more hours, or should you close the laptop/);
+  assert.match(quoted, /Go watch a movie, you've earned it\./);
   assert.doesNotMatch(r.analysis.saying, /,\s*[.!?]/);
   // The evidence quotes whole sentences too.
   for (const e of r.evidence) assert.match(e.text, /[.!?]["”']?$/, e.text);
