@@ -29,7 +29,8 @@ export interface FitOptions {
   every?: number;
 }
 
-function moments(rows: readonly Float32Array[], f: number): { mean: Float64Array; std: Float64Array } {
+/** Each feature's mean and standard deviation over row-major rows of `f` features. */
+export function moments(rows: readonly Float32Array[], f: number): { mean: Float64Array; std: Float64Array } {
   const mean = new Float64Array(f);
   const sq = new Float64Array(f);
   let n = 0;

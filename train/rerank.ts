@@ -10,6 +10,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { wasmBackend } from '../src/memory/encoder/use-lite.ts';
+import { moments } from './fit.ts';
 import { candidateVectors, RERANK_FEATURE_COUNT, RERANK_FEATURES, rerankRows } from '../src/memory/search/rerank-features.ts';
 import { shortlistOf, type RerankModel } from '../src/memory/search/rerank.ts';
 import { scorePassages } from '../src/memory/search/rank.ts';
@@ -46,24 +47,14 @@ export function rerankExample(q: QueryExample, params: Pick<RankingParams, 'rank
   return { rows: rerankRows(q.features, list, dots, q.docs, (p) => passages.first[p] as number), vectors, ask: q.ask, labels };
 }
 
+/** The features' moments over the train rows (fit.ts), as the engine reads them; no rows (a tiny corpus): none standardised. */
 function standardiser(examples: readonly RerankExample[]): { mean: number[]; std: number[] } {
-  const f = RERANK_FEATURE_COUNT;
-  const sum = new Float64Array(f);
-  const sq = new Float64Array(f);
-  let n = 0;
-  for (const e of examples) {
-    for (let i = 0; i < e.rows.length; i += f) {
-      for (let c = 0; c < f; c++) {
-        const v = e.rows[i + c] as number;
-        sum[c] = (sum[c] as number) + v;
-        sq[c] = (sq[c] as number) + v * v;
-      }
-      n++;
-    }
-  }
-  const mean = Array.from(sum, (s) => (n > 0 ? s / n : 0));
-  const std = Array.from(sq, (s, c) => (n > 0 ? Math.sqrt(Math.max(1e-8, s / n - (mean[c] as number) ** 2)) : 1));
-  return { mean, std };
+  if (examples.length === 0) return { mean: Array.from({ length: RERANK_FEATURE_COUNT }, () => 0), std: Array.from({ length: RERANK_FEATURE_COUNT }, () => 1) };
+  const { mean, std } = moments(
+    examples.map((e) => e.rows),
+    RERANK_FEATURE_COUNT,
+  );
+  return { mean: Array.from(mean), std: Array.from(std) };
 }
 
 /** A seeded normal(0, σ) initialiser (Box–Muller over the given uniform source). */

@@ -8,6 +8,7 @@
  */
 import { FEATURE_COUNT, FEATURES, type PassageFeatures } from './features.ts';
 import type { PassageVectors } from './passage-vectors.ts';
+import { dequantise, dot } from '../vector-math.ts';
 
 export const RERANK_EXTRA = ['firstScore', 'firstGap', 'firstRank', 'answerHits', 'centrality', 'position'] as const;
 export const RERANK_FEATURES = [...FEATURES, ...RERANK_EXTRA] as const;
@@ -56,17 +57,11 @@ export function candidateVectors(passages: PassageVectors, list: Shortlist): { v
   const dim = passages.vectors.dimensions;
   const k = list.passages.length;
   const vectors = new Float32Array(k * dim);
-  const { data, scales } = passages.vectors;
-  for (let i = 0; i < k; i++) {
-    const p = list.passages[i] as number;
-    const s = scales[p] ?? 0;
-    for (let d = 0; d < dim; d++) vectors[i * dim + d] = (data[p * dim + d] as number) * s;
-  }
+  for (let i = 0; i < k; i++) vectors.set(dequantise(passages.vectors, list.passages[i] as number), i * dim);
   const dots = new Float32Array(k * k);
   for (let i = 0; i < k; i++) {
     for (let j = i + 1; j < k; j++) {
-      let s = 0;
-      for (let d = 0; d < dim; d++) s += (vectors[i * dim + d] as number) * (vectors[j * dim + d] as number);
+      const s = dot(vectors.subarray(i * dim, (i + 1) * dim), vectors.subarray(j * dim, (j + 1) * dim));
       dots[i * k + j] = s;
       dots[j * k + i] = s;
     }
