@@ -1,8 +1,7 @@
 /**
  * mind-reasoner-pro: an LLM answers from the person's profile, the experts' reflections, the
- * passages the learned search picked for the scenario (memory/search, as the offline engine quotes
- * them), and the rest of
- * their statements — the whole transcript when it fits the context budget (LLM_CONTEXT_WORDS),
+ * passages the answer stage chose for the scenario (memory/answer/compose.ts, the evidence the
+ * offline engine quotes), and the rest of their statements — the whole transcript when it fits the context budget (LLM_CONTEXT_WORDS),
  * else the whole answers those passages come from.
  * The answer is a zod-validated object; `evidence` lists the passages it was pointed to.
  */
@@ -11,6 +10,7 @@ import { z } from 'zod';
 import { passageEvidence, round3 } from './evidence.ts';
 import type { StoredMemory } from '../memory/types.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
+import { composeAnswer } from '../memory/answer/compose.ts';
 import { answerPassages, docRelevance } from '../memory/answer/passages.ts';
 import { unitScore } from '../memory/answer/scores.ts';
 import type { Searcher } from '../memory/search/searcher.ts';
@@ -44,12 +44,12 @@ export class LlmEngine implements Engine {
   async simulate(input: SimulationInput, onPart?: PartListener): Promise<SimulationResult> {
     const mind = input.memory;
     // The same search as the offline engine: better search improves both.
-    const { passages, relevance } = await this.passages(mind, input);
+    const { passages, quoted, relevance } = await this.passages(mind, input);
     const transcript = this.transcript(mind, passages);
     const profile = input.context ? profileBrief(input.context.profile) : '(none)';
     const reflections = reflectionsBrief(input.context?.reflections ?? []);
     const prompt = simulationPrompt(input.mindName, profile, reflections, passagesBrief(passages.map((docs) => mind.memoriesAt(docs))), memoriesBrief(transcript), input.scenario, input.history ?? []);
-    const evidence = passages.map((docs) => passageEvidence(mind, relevance, docs));
+    const evidence = quoted.map((docs) => passageEvidence(mind, relevance, docs));
     const system = simulationSystem(input.mindName);
     const llm = llmFor(this.llm, input.redaction);
     let answer: z.infer<typeof LlmAnswer>;
@@ -75,11 +75,21 @@ export class LlmEngine implements Engine {
     return answerWithLlm(llmFor(this.llm, input.redaction), this.searcher, input);
   }
 
-  /** The passages that lead the prompt, with each doc's relevance for the evidence. */
-  private async passages(mind: MindMemory, input: SimulationInput): Promise<{ passages: number[][]; relevance: Map<number, number> }> {
+  /**
+   * The passages that lead the prompt: the answer stage's evidence (memory/answer/compose.ts, what the
+   * offline engine quotes: its saying's passage first, then what its fields quote), which is also this
+   * answer's evidence, then the next best answers up to PROMPT_PASSAGES. When the answer stage declines
+   * (off-topic), the ranking's best answers, so the model still sees the closest words.
+   */
+  private async passages(mind: MindMemory, input: SimulationInput): Promise<{ passages: number[][]; quoted: number[][]; relevance: Map<number, number> }> {
     const found = await this.searcher.search(mind, input.scenario, userMessages(input.history));
-    if (!found) return { passages: [], relevance: new Map() };
-    return { passages: answerPassages(mind, found.ranking, PASSAGES, PASSAGE_WORDS), relevance: docRelevance(found.ranking) };
+    if (!found) return { passages: [], quoted: [], relevance: new Map() };
+    const ranked = answerPassages(mind, found.ranking, PASSAGES, PASSAGE_WORDS);
+    const composed = composeAnswer(mind, found, this.searcher.params.declineBelow);
+    if (composed.declined) return { passages: ranked, quoted: ranked, relevance: docRelevance(found.ranking) };
+    const shown = new Set(composed.passages.flat());
+    const more = ranked.filter((docs) => !docs.some((d) => shown.has(d))).slice(0, Math.max(0, PASSAGES - composed.passages.length));
+    return { passages: [...composed.passages, ...more], quoted: composed.passages, relevance: composed.relevance };
   }
 
   /**

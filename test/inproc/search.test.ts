@@ -181,6 +181,11 @@ describe('both engines quote the same passages', () => {
       assert.ok(online.evidence[i]?.text.includes(lead), `LLM evidence ${i} holds the same passage`);
     });
     assert.ok(provider.requests.some((r) => `${r.system}\n${r.user}`.includes(leads[0]!)), 'the prompt carries it');
+    // The answer stage chooses the evidence for both engines (memory/answer/compose.ts): the same items, in the same order.
+    assert.deepEqual(
+      online.evidence.map((e) => e.text),
+      offline.evidence.map((e) => e.text),
+    );
   });
 
   it('a panel question reads the same passages first: its open answer quotes the best, its evidence holds the next', async () => {
