@@ -38,6 +38,17 @@ export default tseslint.config(
     ],
     rules: { 'max-lines': ['error', { max: 400 }] },
   },
+  // The engine's numbers are fitted (params/) or named with their origin in memory/tuning.ts (issue 31).
+  {
+    files: ['src/memory/**/*.ts', 'src/engines/**/*.ts'],
+    ignores: ['src/memory/tuning.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'Literal[raw=/^[0-9]*[.][0-9]/]', message: 'A decimal in the engine is fitted (src/memory/params) or named, with its origin, in src/memory/tuning.ts.' },
+      ],
+    },
+  },
   // The dashboard's browser script.
   { files: ['src/web/public/**/*.js'], languageOptions: { globals: globals.browser, sourceType: 'script' } },
 );
