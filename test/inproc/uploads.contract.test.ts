@@ -14,6 +14,7 @@ import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 import { PG_SKIP, createDatabase, startS3, type TestDatabase, type TestS3 } from '../../testkit/scale.ts';
 import { failure, statusOf, waitFor, type TestSdk } from '../../testkit/sdk.ts';
 import { startService, type Service } from '../../testkit/service.ts';
+import { testClock, type TestClock } from '../../testkit/clock.ts';
 
 /** Long enough for the checks that use a fresh URL on a busy machine; the expiry checks wait it out at the end. */
 const TTL_SECONDS = 6;
@@ -23,6 +24,8 @@ const SECOND = 'WEBVTT\n\n';
 
 interface Mode {
   srv: Service;
+  /** The service's clock (testkit/clock.ts): its signed URLs expire on it. */
+  clock: TestClock;
   /** Every stored blob key, sorted. */
   keys(): Promise<string[]>;
   read(key: string): Promise<Buffer>;
@@ -33,10 +36,12 @@ const put = (url: string, body: string, contentType = 'text/vtt') => fetch(url, 
 const codeOf = async (r: Response) => ((await r.json()) as { code: string }).code;
 
 async function embedded(): Promise<Mode> {
-  const srv = await startService({ SIGNED_URL_TTL_SECONDS: String(TTL_SECONDS) });
+  const clock = testClock();
+  const srv = await startService({ SIGNED_URL_TTL_SECONDS: String(TTL_SECONDS) }, { rt: clock });
   const root = path.join(srv.dataDir, 'blobs');
   return {
     srv,
+    clock,
     keys: async () =>
       fs
         .readdirSync(root, { recursive: true, withFileTypes: true })
@@ -68,10 +73,12 @@ function bucket(s3: TestS3) {
 
 async function postgresS3(extra: Record<string, string> = {}): Promise<Mode> {
   const [db, s3]: [TestDatabase, TestS3] = await Promise.all([createDatabase(), startS3()]);
-  const srv = await startService({ DATABASE_URL: db.url, ...s3.env, SIGNED_URL_TTL_SECONDS: String(TTL_SECONDS), ...extra });
+  const clock = testClock();
+  const srv = await startService({ DATABASE_URL: db.url, ...s3.env, SIGNED_URL_TTL_SECONDS: String(TTL_SECONDS), ...extra }, { rt: clock });
   const b = bucket(s3);
   return {
     srv,
+    clock,
     keys: b.keys,
     read: b.read,
     close: async () => {
@@ -88,7 +95,9 @@ const MODES: Array<{ name: string; skip: string | false; open: () => Promise<Mod
   { name: 'PostgreSQL + S3 (s3rver), default configuration', skip: PG_SKIP, open: () => postgresS3() },
 ];
 
-/** Sleeps until a URL obtained earlier has surely expired (its expiry is whole seconds). */
+/** Moves the service's clock a second past a URL's expiry (the service checks its own signed URLs). */
+const expire = (clock: TestClock, expiresAt: string) => clock.advance(Math.max(0, Date.parse(expiresAt) + 1000 - clock.now().getTime()));
+/** Sleeps until a presigned URL has surely expired: s3rver, not the service, checks those, on the real clock (whole seconds). */
 const untilExpired = (expiresAt: string) => new Promise((r) => setTimeout(r, Math.max(0, Date.parse(expiresAt) + 1100 - Date.now())));
 
 describe('signed-URL uploads', { concurrency: true }, () => {
@@ -192,7 +201,7 @@ describe('signed-URL uploads', { concurrency: true }, () => {
       });
 
       it('an expired URL is refused 410 signed_url_expired', async () => {
-        await untilExpired(expiring.expiresAt);
+        expire(m.clock, expiring.expiresAt);
         const r = await put(expiring.signedUrl, FIRST);
         assert.equal(r.status, 410);
         assert.equal(await codeOf(r), 'SIGNED_URL_EXPIRED');
