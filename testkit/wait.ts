@@ -7,8 +7,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface WaitOptions {
-  /** What is awaited, for the failure message ("snapshot abc completed"). */
-  what: string;
+  /** What is awaited, for the failure message ("snapshot abc completed"); a function is asked at the failure. */
+  what: string | (() => string);
   /** When to give up (default 30 s). */
   timeoutMs?: number;
   /** Between two looks (default 20 ms, doubling up to 200 ms). */
@@ -16,26 +16,36 @@ export interface WaitOptions {
 }
 
 /**
- * Resolves with the first truthy value `condition` returns (it may be async). Throws after
- * `timeoutMs` with `what` and the last value seen (or the last error `condition` threw).
+ * Resolves with the first truthy value `condition` returns (it may be async). An error `condition`
+ * throws ends the wait at once (a process that exited, a snapshot that failed); after `timeoutMs`
+ * it throws, naming `what` and the last value seen.
  */
 export async function waitUntil<T>(condition: () => T | Promise<T>, opts: WaitOptions): Promise<NonNullable<T>> {
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   let interval = opts.intervalMs ?? 20;
   let last: unknown;
   for (;;) {
-    try {
-      const value = await condition();
-      if (value) return value as NonNullable<T>;
-      last = value;
-    } catch (err) {
-      last = err;
-    }
+    const value = await condition();
+    if (value) return value as NonNullable<T>;
+    last = value;
     if (Date.now() > deadline) {
-      const seen = last instanceof Error ? last.message : JSON.stringify(last);
-      throw new Error(`waited ${opts.timeoutMs ?? 30_000} ms for ${opts.what}; last seen: ${seen}`);
+      const what = typeof opts.what === 'function' ? opts.what() : opts.what;
+      throw new Error(`waited ${opts.timeoutMs ?? 30_000} ms for ${what}; last seen: ${JSON.stringify(last)}`);
     }
     await sleep(interval);
     interval = Math.min(interval * 2, Math.max(200, opts.intervalMs ?? 0));
   }
+}
+
+/** A gate the test opens: what awaits `opened` goes on only once `open()` is called (a closed gate holds work, whatever the machine's speed). */
+export interface Gate {
+  readonly opened: Promise<void>;
+  open(): void;
+}
+
+export function gate(open = false): Gate {
+  let resolve = () => {};
+  const opened = new Promise<void>((r) => (resolve = r));
+  if (open) resolve();
+  return { opened, open: () => resolve() };
 }
