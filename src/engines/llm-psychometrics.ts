@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { ProfileRef } from '../memory/profile-types.ts';
 import type { Memory } from '../memory/types.ts';
 import type { LlmClient } from './llm-model.ts';
-import { memoriesBrief } from './llm-prompt.ts';
+import { memoriesBrief, withinBudget } from './llm-prompt.ts';
 import { roundEstimate, unitScore } from '../memory/answer/scores.ts';
 import { UNSCORED_TRAIT } from '../memory/tuning.ts';
 
@@ -70,17 +70,6 @@ function prompt(mindName: string, statements: string, reflections: EstimateInput
   ].join('\n\n');
 }
 
-/** The statements sent: as many as the context budget allows, from the start. */
-function withinBudget(memories: readonly Memory[], budget: number): Memory[] {
-  const sent: Memory[] = [];
-  let words = 0;
-  for (const m of memories) {
-    words += m.text.split(' ').length;
-    if (words > budget) break;
-    sent.push(m);
-  }
-  return sent;
-}
 
 /** A trait score in [0, 1] (the middle when the model gave none), to two decimals: an estimate, not a measured score. */
 const clamp01 = (n: number) => roundEstimate(unitScore(n, UNSCORED_TRAIT));
