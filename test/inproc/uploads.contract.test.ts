@@ -15,6 +15,7 @@ import { PG_SKIP, createDatabase, startS3, type TestDatabase, type TestS3 } from
 import { failure, statusOf, waitFor, type TestSdk } from '../../testkit/sdk.ts';
 import { startService, type Service } from '../../testkit/service.ts';
 import { testClock, type TestClock } from '../../testkit/clock.ts';
+import { waitUntil } from '../../testkit/wait.ts';
 
 /** Long enough for the checks that use a fresh URL on a busy machine; the expiry checks wait it out at the end. */
 const TTL_SECONDS = 6;
@@ -163,13 +164,15 @@ describe('signed-URL uploads', { concurrency: true }, () => {
           req.on('error', () => resolve());
           req.write(Buffer.alloc(1000, 0x41), () => setTimeout(() => (req.destroy(), resolve()), 200));
         });
-        const deadline = Date.now() + 5000;
-        let retry = await put(url, FIRST);
-        while (retry.status === 409 && (await codeOf(retry)) === 'UPLOAD_IN_PROGRESS' && Date.now() < deadline) {
-          await new Promise((r) => setTimeout(r, 100)); // the interrupted stream is being discarded
-          retry = await put(url, FIRST);
-        }
-        assert.equal(retry.status, 200);
+        // Refused 409 UPLOAD_IN_PROGRESS while the interrupted stream is being discarded, then stored.
+        const retry = await waitUntil(
+          async () => {
+            const r = await put(url, FIRST);
+            return r.status === 409 && (await codeOf(r.clone())) === 'UPLOAD_IN_PROGRESS' ? null : r;
+          },
+          { what: 'the interrupted upload discarded', intervalMs: 100 },
+        );
+        assert.equal(retry.status, 200, await retry.text());
         assert.equal((await m.read(`artifacts/${mindId}/${artifactId}`)).toString(), FIRST);
       });
 
