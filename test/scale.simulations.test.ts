@@ -61,8 +61,7 @@ describe('a background simulation queued by an API process is answered by a work
     assert.equal(queued.status, 200, JSON.stringify(queued.body));
     assert.equal(queued.body.status, 'queued');
     const id = queued.body.simulationId as string;
-    // No worker: the API process never answers it itself.
-    await new Promise((r) => setTimeout(r, 300));
+    // No worker: the API process never answers it itself (the job's locked_by, below, says who did).
     assert.equal((await api.get(`/simulations/${id}`)).body.simulation.status, 'queued');
 
     startWorker();
@@ -89,6 +88,7 @@ describe('a background simulation queued by an API process is answered by a work
       const jobs = await c.query<{ state: string; group_key: string; locked_by: string | null }>(`select state, group_key, locked_by from jobs where kind = 'run-simulation'`);
       assert.equal(jobs.rows.length, 1);
       assert.equal(jobs.rows[0]?.state, 'done');
+      assert.match(jobs.rows[0]?.locked_by ?? '', new RegExp(`:${worker?.pid}:`), 'the worker process answered it');
       assert.equal(jobs.rows[0]?.group_key, apiServer.ownerAccountId, 'grouped by account, like snapshots');
     } finally {
       await c.end();
