@@ -7,7 +7,7 @@
 import { systemRuntime, type Runtime } from '../src/kernel/runtime.ts';
 
 export interface TestClock extends Runtime {
-  /** Moves the service's time forward by `ms`. */
+  /** Moves the service's time forward by `ms` (back, with a negative `ms`: what it signs then was signed in the past). */
   advance(ms: number): void;
 }
 
