@@ -11,7 +11,7 @@ export interface WaitOptions {
   what: string | (() => string);
   /** When to give up (default 30 s). */
   timeoutMs?: number;
-  /** Between two looks (default 20 ms, doubling up to 200 ms). */
+  /** Between two looks, always (by default 20 ms, doubling up to 200 ms). */
   intervalMs?: number;
 }
 
@@ -33,7 +33,7 @@ export async function waitUntil<T>(condition: () => T | Promise<T>, opts: WaitOp
       throw new Error(`waited ${opts.timeoutMs ?? 30_000} ms for ${what}; last seen: ${JSON.stringify(last)}`);
     }
     await sleep(interval);
-    interval = Math.min(interval * 2, Math.max(200, opts.intervalMs ?? 0));
+    if (opts.intervalMs === undefined) interval = Math.min(interval * 2, 200);
   }
 }
 
