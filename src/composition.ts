@@ -111,7 +111,7 @@ export async function compose(
     sessionSecret:
       config.sessionSecret ?? (await store.repos.settings.getOrInit('session_secret', rt.randomBytes(32).toString('hex'))),
     sessionTtlMs: config.sessionTtlSeconds * 1000,
-    sessionStore: new DatabaseSessionStore(store.repos.sessions, config.sessionTtlSeconds * 1000),
+    sessionStore: new DatabaseSessionStore(store.repos.sessions, config.sessionTtlSeconds * 1000, () => rt.now()),
     loginRateLimit: config.loginRateLimit,
   };
 

@@ -14,6 +14,7 @@ import { ApiError, type Mind, type SnapshotDetails } from '@mindsim/sdk';
 import { runAdmin } from '../testkit/process.ts';
 import { blobOf, testSdk, waitFor, type TestSdk } from '../testkit/sdk.ts';
 import { startService, type Service } from '../testkit/service.ts';
+import { waitUntil } from '../testkit/wait.ts';
 
 const SCENARIO = { message: 'We are hiring a backend engineer who never went to college. Would you hire them?' };
 
@@ -57,11 +58,13 @@ function load(c: TestSdk) {
         if (!(err instanceof ApiError)) throw err;
       });
       requests += 5;
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 100)); // the load's pace, not a wait
     }
   };
   const loops = [0, 1].map(loop);
   return {
+    /** Requests made so far. */
+    requests: () => requests,
     stop: async () => {
       running = false;
       await Promise.all(loops);
@@ -91,7 +94,7 @@ describe('backup and restore', { concurrency: false }, () => {
     unusedUrl = (await api.uploads.signedUrl(stable[0]?.mindId ?? '')).signedUrl;
 
     const traffic = load(api);
-    await new Promise((r) => setTimeout(r, 300));
+    await waitUntil(() => traffic.requests() > 0, { what: 'the load under way' });
     const r = await runAdmin(srv.env, 'backup', '--out', archive);
     const requests = await traffic.stop();
     assert.equal(r.code, 0, r.stderr);

@@ -20,6 +20,7 @@ import { panelProgress } from '../src/cli/mindsim/panel-progress.ts';
 import { UsageError } from '../src/cli/mindsim/terminal.ts';
 import { type TestSdk, interviewMind } from '../testkit/sdk.ts';
 import { startSwitchedService, type SwitchedService } from './support/worker-switch.ts';
+import { waitUntil } from '../testkit/wait.ts';
 
 const BIN = path.resolve(import.meta.dirname, '..', 'bin', 'mindsim.js');
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
@@ -99,15 +100,15 @@ function started(args: string[]) {
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<Run>((resolve) => child.once('exit', (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr })));
-  const seen = async (pattern: RegExp, timeoutMs = 20_000): Promise<RegExpExecArray> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const m = pattern.exec(stderr);
-      if (m) return m;
-      assert.ok(Date.now() < deadline && child.exitCode === null, `never printed ${pattern}: ${stderr}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
+  const seen = (pattern: RegExp, timeoutMs = 20_000): Promise<RegExpExecArray> =>
+    waitUntil(
+      () => {
+        const m = pattern.exec(stderr);
+        if (!m) assert.equal(child.exitCode, null, `exited without printing ${pattern}: ${stderr}`);
+        return m;
+      },
+      { what: () => `${pattern} printed (so far: ${stderr})`, timeoutMs },
+    );
   return { child, done, seen };
 }
 

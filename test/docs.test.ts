@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from '../testkit/process.ts';
+import { waitUntil } from '../testkit/wait.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
@@ -240,17 +241,18 @@ describe("the README's commands", { skip: curlMissing }, () => {
         continue;
       }
       const polls = step.command.includes('/status');
-      const deadline = Date.now() + 120_000; // a backstop against a hang, not a measure: it completes in seconds
-      for (;;) {
-        const r = await bash(step.command, shellEnv());
-        assert.equal(r.code, 0, `${step.command}\n${r.stderr}`);
-        answer = JSON.parse(r.stdout);
-        assert.notEqual(typeof (answer as { error?: unknown }).error, 'string', `an error body: ${r.stdout}`);
-        const status = (answer as { status?: string }).status;
-        if (!polls || status === 'completed' || status === 'failed') break;
-        assert.ok(Date.now() < deadline, `still ${status}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      // 120 s: a backstop against a hang, not a measure (it completes in seconds)
+      await waitUntil(
+        async () => {
+          const r = await bash(step.command, shellEnv());
+          assert.equal(r.code, 0, `${step.command}\n${r.stderr}`);
+          answer = JSON.parse(r.stdout);
+          assert.notEqual(typeof (answer as { error?: unknown }).error, 'string', `an error body: ${r.stdout}`);
+          const status = (answer as { status?: string }).status;
+          return !polls || status === 'completed' || status === 'failed';
+        },
+        { what: `${step.command} final`, timeoutMs: 120_000, intervalMs: 200 },
+      );
       if (polls) assert.equal((answer as { status?: string }).status, 'completed', JSON.stringify(answer));
     }
     const sim = answer as { message?: unknown; analysis?: object; evidence?: Array<object> };

@@ -9,35 +9,29 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
-import { systemRuntime, type Runtime } from '../src/kernel/runtime.ts';
 import { RETENTION_SWEEP } from '../src/domain/retention.ts';
 import { sql } from '../src/store/db/kysely.ts';
 import { filesHolding, sqliteRowsNaming } from '../testkit/erasure.ts';
 import { sampleInterview, teamsVtt, zoomVtt, type Turn } from '../testkit/fixtures.ts';
 import { blobOf, statusOf, waitFor, type TestSdk } from '../testkit/sdk.ts';
 import { startService, type Service } from '../testkit/service.ts';
+import { testClock } from '../testkit/clock.ts';
+import { waitUntil } from '../testkit/wait.ts';
 
 const DAY = 24 * 3600_000;
-const clock = { offsetMs: 0 };
-const rt: Runtime = { ...systemRuntime, now: () => new Date(Date.now() + clock.offsetMs) };
+const clock = testClock();
 
 let srv: Service;
 let sdk: TestSdk;
 
 before(async () => {
-  srv = await startService({ LOG_LEVEL: 'silent', WORKER_POLL_MS: '20', RETENTION_INTERVAL_MS: String(3600_000) }, { rt });
+  srv = await startService({ LOG_LEVEL: 'silent', WORKER_POLL_MS: '20', RETENTION_INTERVAL_MS: String(3600_000) }, { rt: clock });
   sdk = srv.sdk();
 });
 after(() => srv?.close());
 
-/** Polls until `check` holds (a state, not a time); fails after `timeoutMs`. */
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** Waits until `check` holds (a state, not a time). */
+const until = (what: string, check: () => Promise<boolean>) => waitUntil(check, { what, timeoutMs: 60_000 });
 
 const withWord = (word: string): Turn[] => [
   ...sampleInterview(),
@@ -124,7 +118,7 @@ describe('erasure leaves no byte of the words in the data folder', { concurrency
     const sweeps = async () => (await srv.ctx.store.db.selectFrom('jobs').select('state').where('kind', '=', RETENTION_SWEEP).where('state', '=', 'done').execute()).length;
     const done = await sweeps();
     await erasing(t, 'Grunwaltheby', async () => {
-      clock.offsetMs = 31 * DAY;
+      clock.advance(31 * DAY);
       await until('the old snapshot erased', async () => (await statusOf(sdk.snapshots.status(mindId, snapshotId))) === 404);
       await until('the sweep done', async () => (await sweeps()) > done);
     });

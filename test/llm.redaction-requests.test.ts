@@ -17,6 +17,7 @@ import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
 import { startLlmStandIn, type LlmStandIn, type ProviderAnswer, type ProviderRequest, type SentSchema } from '../testkit/llm-provider.ts';
 import { blobOf, waitFor, type TestSdk } from '../testkit/sdk.ts';
 import { startService, type Service } from '../testkit/service.ts';
+import { waitUntil } from '../testkit/wait.ts';
 
 const V = {
   neighbour: 'Tomasz Kowalczyk',
@@ -110,11 +111,13 @@ describe('outbound redaction, OpenAI protocol: every field of every request', ()
     for await (const e of sdk.simulateStream(ask())) events.push(e.event);
     assert.equal(events.at(-1), 'result');
     const queued = await sdk.simulate(ask({ runInBackground: true }));
-    let status = (await sdk.simulations.get(queued.simulationId)).simulation.status;
-    for (let i = 0; i < 600 && (status === 'queued' || status === 'running'); i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      status = (await sdk.simulations.get(queued.simulationId)).simulation.status;
-    }
+    const status = await waitUntil(
+      async () => {
+        const s = (await sdk.simulations.get(queued.simulationId)).simulation.status;
+        return s === 'queued' || s === 'running' ? null : s;
+      },
+      { what: 'the queued simulation answered' },
+    );
     assert.equal(status, 'completed');
     const sims = provider.requests.slice(from).filter((r) => r.schemaName === 'simulation');
     assert.equal(sims.length, 4, 'plain, follow-up, streamed, queued');

@@ -9,6 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
 import { stdioClient } from './support/mcp-client.ts';
 import { startService, type Service } from '../testkit/service.ts';
+import { waitUntil } from '../testkit/wait.ts';
 
 /**
  * The hosted MCP server's tools (HOSTED-API.md §5) with its names, argument schemas and result
@@ -93,12 +94,13 @@ async function hostedFlow(client: Client, upload: (signedUrl: string) => Promise
   const started = await ok(client, 'create_snapshot', { mindId: created.mind.id, digitalTwinId: created.digitalTwin.id, artifactId: signed.artifactId });
   assert.deepEqual(Object.keys(started).sort(), ['artifactId', 'message', 'mindAssessmentId']);
   assert.equal(started.artifactId, signed.artifactId);
-  const deadline = Date.now() + 30_000;
-  let status = await ok(client, 'get_snapshot_status', { mindId: created.mind.id, snapshotId: started.mindAssessmentId });
-  while (status.status !== 'completed' && status.status !== 'failed' && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    status = await ok(client, 'get_snapshot_status', { mindId: created.mind.id, snapshotId: started.mindAssessmentId });
-  }
+  const status = await waitUntil(
+    async () => {
+      const s = await ok(client, 'get_snapshot_status', { mindId: created.mind.id, snapshotId: started.mindAssessmentId });
+      return s.status === 'completed' || s.status === 'failed' ? s : null;
+    },
+    { what: 'the snapshot made through MCP final' },
+  );
   assert.equal(status.status, 'completed', JSON.stringify(status));
   assert.equal(status.id, started.mindAssessmentId);
   return { mindId: created.mind.id as string, twinId: created.digitalTwin.id as string, signed, snapshotId: started.mindAssessmentId as string };

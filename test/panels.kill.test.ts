@@ -22,6 +22,7 @@ import { allPanelAnswers, buildMinds, panelProblems, panelQuestions } from '../t
 import { startServer, type TestServer } from '../testkit/process.ts';
 import { PG_SKIP, createDatabase, type TestDatabase } from '../testkit/scale.ts';
 import { testSdk } from '../testkit/sdk.ts';
+import { waitUntil } from '../testkit/wait.ts';
 
 /** 8 minds × 50 questions: 400 answers in 8 units, a few seconds of work on a busy machine. */
 const MINDS = 8;
@@ -134,16 +135,17 @@ async function killMidPanel(t: TestContext, srv: TestServer, sql: Sql, workers: 
     // held is done); if not, a done unit's job is made so, its lease run out: handed out again.
     let doneUnits = new Map<string, number>();
     let inWindow: JobRow | undefined;
-    let storedJob: JobRow | undefined;
     // (A surviving worker may have stored a unit without marking its job done yet: a moment later it has.)
-    for (const deadline = Date.now() + 10_000; !storedJob; await sleep(10)) {
-      doneUnits = new Map(
-        (await sql.rows<{ id: string; seq: number }>("select id, seq from panel_units where panel_id = ? and status = 'done'", panel.id)).map((u) => [u.id, u.seq]),
-      );
-      inWindow = killed.find((j) => doneUnits.has(unitOf(j)));
-      storedJob = inWindow ?? (await jobsOfPanel()).find((j) => j.state === 'done' && doneUnits.has(unitOf(j)));
-      if (Date.now() > deadline) assert.fail(`no unit done and its job with it\n${outputs()}`);
-    }
+    const storedJob = await waitUntil(
+      async () => {
+        doneUnits = new Map(
+          (await sql.rows<{ id: string; seq: number }>("select id, seq from panel_units where panel_id = ? and status = 'done'", panel.id)).map((u) => [u.id, u.seq]),
+        );
+        inWindow = killed.find((j) => doneUnits.has(unitOf(j)));
+        return inWindow ?? (await jobsOfPanel()).find((j) => j.state === 'done' && doneUnits.has(unitOf(j)));
+      },
+      { what: () => `a unit done and its job with it\n${outputs()}`, intervalMs: 10 },
+    );
     const doneSeq = doneUnits.get(unitOf(storedJob));
     const answersOfSeq = (seq: number | undefined) =>
       sql.rows<{ question_index: number; created_at: string }>('select question_index, created_at from panel_answers where panel_id = ? and unit_seq = ? order by question_index', panel.id, seq);
@@ -159,12 +161,9 @@ async function killMidPanel(t: TestContext, srv: TestServer, sql: Sql, workers: 
     t.diagnostic(`${((Date.now() - t0) / 1000).toFixed(1)} s: panel ${finished.status}`);
     // The panel may settle before the redelivered done unit runs: wait until every job of it is done.
     let jobs: JobRow[] = [];
-    for (const deadline = Date.now() + 30_000; ; ) {
-      jobs = await jobsOfPanel();
-      if (jobs.every((j) => j.state === 'done')) break;
-      if (Date.now() > deadline) assert.fail(`jobs left: ${JSON.stringify(jobs.filter((j) => j.state !== 'done'))}\n${outputs()}`);
-      await sleep(20);
-    }
+    await waitUntil(async () => (jobs = await jobsOfPanel()).every((j) => j.state === 'done'), {
+      what: () => `every job of the panel done (left: ${JSON.stringify(jobs.filter((j) => j.state !== 'done'))})\n${outputs()}`,
+    });
 
     const answers: PanelAnswer[] = await allPanelAnswers(sdk, panel.id);
     const { panel: final } = await sdk.panels.get(panel.id);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { client, fileForm, waitForSnapshot } from '../testkit/http.ts';
 import { startServer, type TestServer } from '../testkit/process.ts';
 import { usageRows } from '../testkit/database.ts';
@@ -52,13 +53,22 @@ it('RUN_WORKER=false serves the API only; `npm run worker` alone processes the s
   const r = await api.post(`/minds/${mindId}/snapshots`, fileForm(zoomVtt(sampleInterview()), 'z.vtt'));
   assert.equal(r.status, 200);
   const id = r.body.mindAssessmentId as string;
-  await new Promise((res) => setTimeout(res, 500));
   assert.equal((await api.get(`/minds/${mindId}/snapshots/${id}/status`)).body.status, 'pending');
 
   const worker = spawn('npm', ['run', '--silent', 'worker'], { cwd: ROOT, env: srv.env, stdio: 'ignore', detached: true });
   try {
     const done = await waitForSnapshot(api, mindId, id, 30_000);
     assert.equal(done.status, 'completed', JSON.stringify(done));
+    // Who took the job, not how long nobody did: the worker's id is host:pid:…, and it is not the API process's.
+    const db = new Database(path.join(srv.dataDir, 'mindsim.sqlite'), { readonly: true });
+    try {
+      const job = db.prepare('select state, locked_by from jobs where payload like ?').get(`%${id}%`) as { state: string; locked_by: string };
+      assert.equal(job.state, 'done');
+      assert.match(job.locked_by, /^[^:]+:\d+:/);
+      assert.doesNotMatch(job.locked_by, new RegExp(`:${srv.proc.pid}:`), 'the API process (RUN_WORKER=false) never took the job');
+    } finally {
+      db.close();
+    }
     const sim = await api.post('/simulate', { mindId, scenario: { message: 'How do you like your coffee?' } });
     assert.equal(sim.status, 200);
     assert.match(sim.body.analysis.saying, /coffee|cups|decaf|beans/i);

@@ -12,6 +12,7 @@ import { client, fileForm, waitForSnapshot, type Client } from '../testkit/http.
 import { startServer, type TestServer } from '../testkit/process.ts';
 import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
 import { PG_SKIP, createDatabase, type TestDatabase } from '../testkit/scale.ts';
+import { waitUntil } from '../testkit/wait.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -60,21 +61,19 @@ describe('a background simulation queued by an API process is answered by a work
     assert.equal(queued.status, 200, JSON.stringify(queued.body));
     assert.equal(queued.body.status, 'queued');
     const id = queued.body.simulationId as string;
-    // No worker: the API process never answers it itself.
-    await new Promise((r) => setTimeout(r, 300));
+    // No worker: the API process never answers it itself (the job's locked_by, below, says who did).
     assert.equal((await api.get(`/simulations/${id}`)).body.simulation.status, 'queued');
 
     startWorker();
     const seen: string[] = [];
-    const deadline = Date.now() + 60_000;
-    let detail;
-    for (;;) {
-      detail = (await api.get(`/simulations/${id}`)).body;
-      if (seen.at(-1) !== detail.simulation.status) seen.push(detail.simulation.status);
-      if (detail.simulation.status === 'completed' || detail.simulation.status === 'failed') break;
-      if (Date.now() > deadline) assert.fail(`still ${detail.simulation.status}\n${workerOutput}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const detail = await waitUntil(
+      async () => {
+        const d = (await api.get(`/simulations/${id}`)).body;
+        if (seen.at(-1) !== d.simulation.status) seen.push(d.simulation.status);
+        return d.simulation.status === 'completed' || d.simulation.status === 'failed' ? d : null;
+      },
+      { what: () => `the simulation answered (seen ${seen.join(' → ')})\n${workerOutput}`, timeoutMs: 60_000 },
+    );
     assert.equal(detail.simulation.status, 'completed', JSON.stringify(detail) + workerOutput);
     assert.ok(seen.every((s) => ['queued', 'running', 'completed'].includes(s)), seen.join(' → '));
     assert.deepEqual(detail.messages.map((m: { role: string }) => m.role), ['user', 'assistant']);
@@ -89,6 +88,7 @@ describe('a background simulation queued by an API process is answered by a work
       const jobs = await c.query<{ state: string; group_key: string; locked_by: string | null }>(`select state, group_key, locked_by from jobs where kind = 'run-simulation'`);
       assert.equal(jobs.rows.length, 1);
       assert.equal(jobs.rows[0]?.state, 'done');
+      assert.match(jobs.rows[0]?.locked_by ?? '', new RegExp(`:${worker?.pid}:`), 'the worker process answered it');
       assert.equal(jobs.rows[0]?.group_key, apiServer.ownerAccountId, 'grouped by account, like snapshots');
     } finally {
       await c.end();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { startService, type Service } from '../testkit/service.ts';
+import { testClock } from '../testkit/clock.ts';
 import { WebClient } from './support/web.ts';
 
 /** The dashboard's accounts and sessions over real HTTP to the in-process service; `admin set-password` as the operator runs it. */
@@ -274,9 +275,10 @@ describe('dashboard accounts and sessions', () => {
 
 describe('session expiry, https cookies and password guessing', () => {
   let srv: Service;
+  const clock = testClock();
   before(async () => {
     // Behind a TLS-terminating proxy: it says so with X-Forwarded-Proto, trusted with TRUST_PROXY.
-    srv = await startService({ SESSION_TTL_SECONDS: '3', TRUST_PROXY: 'true', LOGIN_RATE_LIMIT: '4' });
+    srv = await startService({ SESSION_TTL_SECONDS: '3', TRUST_PROXY: 'true', LOGIN_RATE_LIMIT: '4' }, { rt: clock });
   });
   after(() => srv?.close());
 
@@ -289,7 +291,7 @@ describe('session expiry, https cookies and password guessing', () => {
     assert.ok(set.some((c) => c.startsWith('mindsim_session=')));
     for (const c of set) assert.match(c, /; Secure/i, c);
     assert.equal((await web.request('GET', '/minds', undefined, { 'x-forwarded-proto': 'https' })).status, 200);
-    await new Promise((res) => setTimeout(res, 3500));
+    clock.advance(60_000); // the service's clock, well past SESSION_TTL_SECONDS (the session's expiry was set on the real one)
     const expired = await fetch(`${srv.baseUrl}/minds`, {
       headers: { cookie: web.cookieHeader(), 'x-forwarded-proto': 'https' },
       redirect: 'manual',

@@ -1,4 +1,5 @@
 /** A small HTTP client for tests and benchmarks: raw status, headers and JSON, for what the typed SDK cannot express. */
+import { waitUntil } from './wait.ts';
 export interface Reply {
   status: number;
   headers: Headers;
@@ -38,14 +39,15 @@ export function client(api: string, key: string) {
 
 export type Client = ReturnType<typeof client>;
 
+/** The snapshot's status once it is final (completed or failed). */
 export async function waitForSnapshot(c: Client, mindId: string, id: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await c.get(`/minds/${mindId}/snapshots/${id}/status`);
-    if (r.body?.status === 'completed' || r.body?.status === 'failed') return r.body;
-    if (Date.now() > deadline) throw new Error(`snapshot ${id} still ${r.body?.status}`);
-    await new Promise((res) => setTimeout(res, 50));
-  }
+  return waitUntil(
+    async () => {
+      const r = await c.get(`/minds/${mindId}/snapshots/${id}/status`);
+      return r.body?.status === 'completed' || r.body?.status === 'failed' ? r.body : null;
+    },
+    { what: `snapshot ${id} final`, timeoutMs },
+  );
 }
 
 /** Multipart form with the transcript as `file`. */

@@ -12,6 +12,7 @@ import { sampleInterview, teamsVtt } from './fixtures.ts';
 import type { MindsimClient } from '@mindsim/sdk';
 import { blobOf } from './sdk.ts';
 import { startService } from './service.ts';
+import { waitUntil } from './wait.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -124,11 +125,7 @@ export async function killTrials(opts: KillTrialOptions): Promise<KillTrialRepor
         break;
       }
       const w = next;
-      const deadline = Date.now() + 30_000;
-      while (held(w) === 0) {
-        if (Date.now() > deadline) throw new Error(`the worker claimed nothing:\n${w.output()}`);
-        await sleep(10);
-      }
+      await waitUntil(() => held(w) > 0, { what: () => `the worker to claim a job:\n${w.output()}`, intervalMs: 10 });
       next = spawnWorker();
       await sleep(Math.floor(rand() * (opts.maxKillDelayMs ?? 400))); // somewhere in parsing, memory building or writing
       const midway = held(w) > 0;
@@ -139,14 +136,15 @@ export async function killTrials(opts: KillTrialOptions): Promise<KillTrialRepor
     }
 
     const last = next;
-    const deadline = Date.now() + 120_000;
-    while (!(await statuses()).every((st) => st === 'completed' || st === 'failed')) {
-      if (Date.now() > deadline) throw new Error(`snapshots not done:\n${last.output()}`);
-      await sleep(50);
-    }
+    await waitUntil(async () => (await statuses()).every((st) => st === 'completed' || st === 'failed'), {
+      what: () => `the snapshots done:\n${last.output()}`,
+      timeoutMs: 120_000,
+    });
     log(`${at()}: all done: ${snaps.map((x) => { const l = x.last as { startedAt: string; completedAt: string }; return `${l.startedAt.slice(11, 21)}→${l.completedAt.slice(11, 21)}`; }).join(', ')}`);
-    // A completed snapshot stays completed at the same time: nothing completed it a second time.
-    await sleep(1500);
+    // A completed snapshot stays completed at the same time: nothing completed it a second time. Once
+    // no job of them is queued or running, nothing can: their statuses are read once more then.
+    const unfinished = () => (jobs?.prepare("select count(*) as n from jobs where kind = 'process-snapshot' and state in ('queued', 'running')").get() as { n: number }).n;
+    await waitUntil(() => unfinished() === 0, { what: 'no snapshot job queued or running' });
     await statuses();
     for (const s of snaps) if (!s.completedAt) problems.push(`snapshot ${s.id} did not complete: ${JSON.stringify(s.last)}`);
     await last.kill();

@@ -43,8 +43,12 @@ export interface ProviderRequest {
 
 /** How the stand-in answers one request. */
 export type ProviderAnswer =
-  /** The structured answer: `JSON.stringify(json)` as the completion's content (streamed in chunks when asked; a tool call's input for Anthropic's tool). */
-  | { json: unknown; delayMs?: number }
+  /**
+   * The structured answer: `JSON.stringify(json)` as the completion's content (streamed in chunks
+   * when asked; a tool call's input for Anthropic's tool), sent once `heldUntil` settles (the test
+   * releases it: requests that overlap do so whatever the machine's speed) or after `delayMs`.
+   */
+  | { json: unknown; delayMs?: number; heldUntil?: Promise<unknown> }
   /** An error answer (OpenAI's error body); `retry-after-ms: 0` so that a retry is not delayed. */
   | { status: number; message?: string }
   /** No answer at all: the client's time limit ends the request. */
@@ -140,7 +144,8 @@ function answer(r: ProviderRequest, res: http.ServerResponse, a: ProviderAnswer)
     if (r.stream) return void stream(res, content);
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(r.body.model, content)));
   };
-  if (a.delayMs) setTimeout(send, a.delayMs);
+  if (a.heldUntil) void a.heldUntil.then(send, send);
+  else if (a.delayMs) setTimeout(send, a.delayMs);
   else send();
 }
 

@@ -9,6 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { waitUntil } from './wait.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
@@ -72,17 +73,13 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     proc = p;
     p.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     p.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      if (p.exitCode !== null) throw new Error(`server exited early:\n${out}`);
-      try {
-        if ((await fetch(`${baseUrl}/healthz`)).status === 200) return;
-      } catch {
-        /* not listening yet */
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`server did not become ready:\n${out}`);
+    await waitUntil(
+      async () => {
+        if (p.exitCode !== null) throw new Error(`server exited early:\n${out}`);
+        return (await fetch(`${baseUrl}/healthz`).catch(() => null))?.status === 200; // not listening yet: null
+      },
+      { what: () => `the service at ${baseUrl} ready; its output:\n${out}`, timeoutMs: 30_000 },
+    );
   };
   await launch();
   const key = /(msk_[0-9a-f]{8}_[A-Za-z0-9_-]{43})/.exec(out)?.[1] ?? '';

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { freePort } from './process.ts';
+import { waitUntil } from './wait.ts';
 
 /** Debian's redis-server, when installed (`.ci/run` installs it); the Redis tests are skipped without it. */
 export const REDIS_SKIP = spawnSync('redis-server', ['--version']).status === 0 ? false : 'Redis tests skipped: redis-server is not installed';
@@ -17,13 +18,17 @@ export async function startRedis(): Promise<TestRedis> {
   });
   let out = '';
   proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + 10_000;
-  while (!/Ready to accept connections/.test(out)) {
-    if (proc.exitCode !== null || Date.now() > deadline) {
-      proc.kill();
-      throw new Error(`redis-server did not start:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
+  try {
+    await waitUntil(
+      () => {
+        if (proc.exitCode !== null) throw new Error(`redis-server exited:\n${out}`);
+        return /Ready to accept connections/.test(out);
+      },
+      { what: 'redis-server ready', timeoutMs: 10_000 },
+    );
+  } catch (err) {
+    proc.kill();
+    throw err;
   }
   return {
     url: `redis://127.0.0.1:${port}`,

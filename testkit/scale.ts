@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import S3rver from 's3rver';
+import { waitUntil } from './wait.ts';
 
 /**
  * PostgreSQL and S3 for the scale-out tests. PostgreSQL is found through TEST_DATABASE_URL (a
@@ -48,15 +49,19 @@ export async function createDatabase(adminUrl = pgAdminUrl): Promise<TestDatabas
  * answers 42501, seen once in CI): the drop is tried again while that worker finishes, up to 50 times.
  */
 async function dropDatabase(name: string, adminUrl: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await admin((c) => c.query(`drop database if exists ${name} with (force)`), adminUrl);
-      return;
-    } catch (err) {
-      if ((err as { code?: string }).code !== '42501' || attempt >= 50) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  let attempts = 0;
+  await waitUntil(
+    async () => {
+      try {
+        await admin((c) => c.query(`drop database if exists ${name} with (force)`), adminUrl);
+        return true;
+      } catch (err) {
+        if ((err as { code?: string }).code !== '42501' || ++attempts >= 50) throw err;
+        return false;
+      }
+    },
+    { what: `database ${name} dropped`, intervalMs: 100 },
+  );
 }
 
 export interface TestS3 {

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { AccountRow } from '../store/db/repos/accounts.ts';
 import type { Repos } from '../store/db/repos/index.ts';
 import { notFound } from '../kernel/errors.ts';
-import { iso, type Runtime } from '../kernel/runtime.ts';
+import { cacheClock, iso, type Runtime } from '../kernel/runtime.ts';
 import { emailKey, normalizeEmail, refuseTaken } from './email.ts';
 import { generateApiKey, prefixOf, sameHash, sha256 } from './secrets.ts';
 
@@ -41,7 +41,7 @@ export class AccountService {
     this.requireConsent = newAccounts.requireConsent;
     this.repos = repos;
     this.rt = rt;
-    this.verified = authCacheMs > 0 ? new LRUCache({ max: 10_000, ttl: authCacheMs }) : null;
+    this.verified = authCacheMs > 0 ? new LRUCache({ max: 10_000, ttl: authCacheMs, perf: cacheClock(rt) }) : null;
   }
 
   async createAccount(email: string, tier: Tier): Promise<{ accountId: string; apiKey: string; prefix: string }> {

@@ -12,8 +12,7 @@
  * stored with its move to `done` (or `failed`) in one transaction.
  */
 import { invalid } from '../kernel/errors.ts';
-import type { EvidenceItem } from '../engines/types.ts';
-import type { AnswerStatus, LikertScale, Question, QuestionType } from '../engines/questions.ts';
+import type { LikertScale, Question, QuestionType, TypedAnswer } from '../engines/questions.ts';
 
 export type PanelState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export const PANEL_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const satisfies readonly PanelState[];
@@ -91,17 +90,11 @@ export interface UnitCounts {
   failed: number;
 }
 
-/** One mind's answer to one question, as stored. */
-export interface PanelAnswer {
+/** One mind's answer to one question (the engine's typed answer), as stored. */
+export interface PanelAnswer extends TypedAnswer {
   unitSeq: number;
   questionIndex: number;
   mindId: string;
-  status: AnswerStatus;
-  choices: string[];
-  value: number | null;
-  saying: string;
-  confidence: number;
-  evidence: EvidenceItem[];
   createdAt: string;
 }
 

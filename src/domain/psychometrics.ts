@@ -7,6 +7,7 @@
 import type { BigFiveTrait, PsychometricEstimates } from '../engines/llm-psychometrics.ts';
 import { measureMarkers, type LinguisticMarker, type SnapshotMarkers } from '../memory/linguistic-markers.ts';
 import type { ProfileRef } from '../memory/profile-types.ts';
+import { roundEstimate } from '../memory/answer/scores.ts';
 import type { PsychometricsRow } from '../store/db/repos/psychometrics.ts';
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
@@ -52,7 +53,6 @@ export const PSYCHOMETRICS_NOTE =
   'not the result of a validated test.';
 
 const MAX_EVIDENCE = 3;
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 function bigFiveOf(parts: ReadonlyArray<{ snapshotId: string; model: string; estimates: PsychometricEstimates }>): BigFiveEstimate[] {
   const traits = [...new Set(parts.flatMap((p) => p.estimates.bigFive.map((b) => b.trait)))];
@@ -62,7 +62,7 @@ function bigFiveOf(parts: ReadonlyArray<{ snapshotId: string; model: string; est
     return {
       kind: 'llm_estimate' as const,
       trait,
-      score: round2(each.reduce((s, e) => s + e.score, 0) / each.length),
+      score: roundEstimate(each.reduce((s, e) => s + e.score, 0) / each.length),
       rationale: each.length === 1 ? (each[0]?.rationale ?? '') : `The mean of ${each.length} snapshots' estimates; see perSnapshot.`,
       model: models,
       method: `Estimated by ${models} from the person's numbered statements (at most its context budget per snapshot), 0 = very low, 1 = very high; not a validated test.`,

@@ -8,7 +8,7 @@ import type { AuthContext } from './accounts.ts';
 import { DomainError, conflict, invalid, notFound } from '../kernel/errors.ts';
 import type { MindService } from './minds.ts';
 import { decodeCursor, toPage } from '../kernel/pagination.ts';
-import { iso, type Runtime } from '../kernel/runtime.ts';
+import { cacheClock, iso, type Runtime } from '../kernel/runtime.ts';
 import { isFinal, type Snapshot, type SnapshotState } from './snapshot.ts';
 import { artifactBlobKey, safeFileName } from './artifact.ts';
 
@@ -99,7 +99,7 @@ export class SnapshotService {
     this.rt = rt;
     this.settleDirectUpload = opts.settleDirectUpload ?? (() => Promise.resolve());
     const ttl = opts.statusCacheMs ?? 0;
-    this.finalStatuses = ttl > 0 ? new LRUCache({ max: 10_000, ttl }) : null;
+    this.finalStatuses = ttl > 0 ? new LRUCache({ max: 10_000, ttl, perf: cacheClock(rt) }) : null;
     minds.onDeleted(() => this.finalStatuses?.clear());
   }
 

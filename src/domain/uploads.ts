@@ -75,7 +75,7 @@ export class UploadService {
     });
     const direct = this.blobs.direct;
     const signedUrl = direct
-      ? await direct.presignPut(artifactUploadKey(mindId, artifactId), this.settings.ttlSeconds)
+      ? await direct.presignPut(artifactUploadKey(mindId, artifactId), this.settings.ttlSeconds, now)
       : `${this.settings.publicUrl}/uploads/${artifactId}?expires=${expiresUnix}&signature=${this.signer.sign(artifactId, expiresUnix)}`;
     return { signedUrl, fileName, artifactId, contentType: uploadContentType(opts.fileName, opts.contentType), expiresAt };
   }

@@ -7,6 +7,7 @@ import { passageEvidence, round3 } from './evidence.ts';
 import { tidy } from './grounded-analysis.ts';
 import type { TypedAnswer } from './questions.ts';
 import { typedParams, type TypedParams } from '../memory/params/typed.ts';
+import { MAX_TYPED_CONFIDENCE } from '../memory/tuning.ts';
 
 /**
  * The thresholds of the no_evidence rule once the search finds the question on-topic (the fitted
@@ -22,29 +23,8 @@ export type TypedThresholds = Omit<TypedParams, 'provenance'>;
 
 export const TYPED_THRESHOLDS: Readonly<TypedThresholds> = (({ provenance: _, ...t }) => t)(typedParams());
 
-/**
- * The typed answers' other hand-set numbers, beside the thresholds and with the same provenance
- * (chosen on the panel questions of the 22 interviews, in-sample; kept, not re-tuned):
- * - MULTIPLE_SHARE: multiple, an option chosen has at least this share of the best option's support;
- * - LEAST_CLARITY: single, how clear a win is at exactly `optionMargin` (or a tie the encoder broke), 1 at twice it;
- * - MULTIPLE_CLARITY_BONUS: multiple, added to the chosen options' mean support for the answer's clarity;
- * - BOTH_LEAD: "both" wins over the best single option by this many `optionMargin`s when the two best are supported;
- * - SET_ASIDE / PREFERS: a sentence's stance toward an option (set aside by a contrast or a negation; said as a preference);
- * - LIKERT_CLARITY: likert, an answer's clarity is LIKERT_CLARITY + the strength of the stance (at most 1);
- * - NUMBER_CLARITY: number, an answer's clarity is NUMBER_CLARITY[0] + NUMBER_CLARITY[1] × its sentence's weight;
- * - UNDECIDED_SHARE: the confidence kept by a number question that found the subject but no number;
- * - MAX_TYPED_CONFIDENCE: a typed answer's confidence is never above this (the search's confidence × clarity).
- */
-export const MULTIPLE_SHARE = 0.75;
-export const LEAST_CLARITY = 0.5;
-export const MULTIPLE_CLARITY_BONUS = 0.2;
-export const BOTH_LEAD = 1.5;
-export const SET_ASIDE = 0.5;
-export const PREFERS = 1.3;
-export const LIKERT_CLARITY = 0.5;
-export const NUMBER_CLARITY = [0.6, 0.4] as const;
-export const UNDECIDED_SHARE = 0.5;
-export const MAX_TYPED_CONFIDENCE = 0.95;
+/** The typed answers' other hand-set numbers, named with their provenance in memory/tuning.ts. */
+export { BOTH_LEAD, LEAST_CLARITY, LIKERT_CLARITY, MAX_TYPED_CONFIDENCE, MULTIPLE_CLARITY_BONUS, MULTIPLE_SHARE, NUMBER_CLARITY, PREFERS, SET_ASIDE, UNDECIDED_SHARE } from '../memory/tuning.ts';
 
 export const NO_EVIDENCE_SAYING = "I haven't talked about that, so I can't say.";
 export const UNDECIDED_SAYING = "I've talked around this, but nothing I've said settles it.";

@@ -4,7 +4,7 @@
  * The interviewer's words appear only as the questions the person answered, marked as such.
  */
 import type { MindProfile } from '../memory/profile-merge.ts';
-import type { StoredMemory } from '../memory/types.ts';
+import type { Memory, StoredMemory } from '../memory/types.ts';
 import type { ConversationTurn, Reflection } from './types.ts';
 
 /** At most this many words of a topic's passage in the prompt. */
@@ -46,6 +46,18 @@ export function profileBrief(p: MindProfile): string {
 export function reflectionsBrief(reflections: readonly Reflection[]): string {
   if (reflections.length === 0) return '(none)';
   return reflections.map((r) => `[${r.expert}] ${r.text}`).join('\n');
+}
+
+/** The statements sent: as many as the context budget allows, from the start. */
+export function withinBudget(memories: readonly Memory[], budget: number): Memory[] {
+  const sent: Memory[] = [];
+  let words = 0;
+  for (const m of memories) {
+    words += m.text.split(' ').length;
+    if (words > budget) break;
+    sent.push(m);
+  }
+  return sent;
 }
 
 /** Memories as numbered lines, grouped under the question they answered. */

@@ -9,8 +9,9 @@ import { z } from 'zod';
 import type { ProfileRef } from '../memory/profile-types.ts';
 import type { Memory } from '../memory/types.ts';
 import type { LlmClient } from './llm-model.ts';
-import { memoriesBrief } from './llm-prompt.ts';
-import { unitScore } from '../memory/answer/scores.ts';
+import { memoriesBrief, withinBudget } from './llm-prompt.ts';
+import { roundEstimate, unitScore } from '../memory/answer/scores.ts';
+import { UNSCORED_TRAIT } from '../memory/tuning.ts';
 
 export const BIG_FIVE = ['openness', 'conscientiousness', 'extraversion', 'agreeableness', 'neuroticism'] as const;
 export type BigFiveTrait = (typeof BIG_FIVE)[number];
@@ -69,20 +70,9 @@ function prompt(mindName: string, statements: string, reflections: EstimateInput
   ].join('\n\n');
 }
 
-/** The statements sent: as many as the context budget allows, from the start. */
-function withinBudget(memories: readonly Memory[], budget: number): Memory[] {
-  const sent: Memory[] = [];
-  let words = 0;
-  for (const m of memories) {
-    words += m.text.split(' ').length;
-    if (words > budget) break;
-    sent.push(m);
-  }
-  return sent;
-}
 
-/** A trait score in [0, 1] (0.5 when the model gave none), to two decimals: an estimate, not a measured score. */
-const clamp01 = (n: number) => Math.round(unitScore(n, 0.5) * 100) / 100;
+/** A trait score in [0, 1] (the middle when the model gave none), to two decimals: an estimate, not a measured score. */
+const clamp01 = (n: number) => roundEstimate(unitScore(n, UNSCORED_TRAIT));
 
 export function psychometricEstimator(llm: LlmClient): EstimatePsychometrics {
   return async ({ mindName, memories, reflections, redaction }) => {

@@ -8,7 +8,7 @@ import { mergeProfiles } from '../memory/profile-merge.ts';
 import type { SnapshotProfile } from '../memory/profile-types.ts';
 import type { Memory } from '../memory/types.ts';
 import type { LlmClient } from './llm-model.ts';
-import { memoriesBrief, profileBrief, reflectionPrompt, reflectionSystem } from './llm-prompt.ts';
+import { memoriesBrief, profileBrief, reflectionPrompt, reflectionSystem, withinBudget } from './llm-prompt.ts';
 
 export interface ReflectInput {
   mindName: string;
@@ -30,14 +30,7 @@ const Reflections = z.object({
 export function reflector(llm: LlmClient): Reflect {
   return async ({ mindName, profile, memories, redaction }) => {
     // As much of the transcript as the context budget allows, from the start.
-    const budget = llm.settings.contextWords;
-    const sent: Memory[] = [];
-    let words = 0;
-    for (const m of memories) {
-      words += m.text.split(' ').length;
-      if (words > budget) break;
-      sent.push(m);
-    }
+    const sent = withinBudget(memories, llm.settings.contextWords);
     const brief = profileBrief(mergeProfiles([{ snapshotId: '', profile }]));
     const stored = sent.map((m) => ({ ...m, snapshotId: '' }));
     const r = await llmFor(llm, redaction).object(Reflections, reflectionSystem(), reflectionPrompt(mindName, brief, memoriesBrief(stored)), 'reflections');

@@ -14,3 +14,6 @@ export const systemRuntime: Runtime = {
 };
 
 export const iso = (d: Date): string => d.toISOString();
+
+/** The runtime's clock in milliseconds, as caches with a time to live read it (lru-cache's `perf`). */
+export const cacheClock = (rt: Runtime): { now(): number } => ({ now: () => rt.now().getTime() });

@@ -18,11 +18,9 @@
 import type { StoredMemory } from './types.ts';
 import { PostingBuilder, type Field } from './postings.ts';
 import { terms, topicTerms } from './sentences.ts';
+import { BM25_B as B, BM25_K1 as K1, IDF_SMOOTHING, QUESTION_WEIGHT } from './tuning.ts';
 
-const K1 = 1.2;
-const B = 0.75;
-/** Weight of the question field relative to the memory's own text. */
-export const QUESTION_WEIGHT = 0.2;
+export { QUESTION_WEIGHT };
 /** Query terms beyond this many are scored but not reported in `terms`. */
 const MAX_TRACKED_TERMS = 32;
 
@@ -54,7 +52,7 @@ export function compareMemories(a: StoredMemory, b: StoredMemory): number {
 }
 
 function idf(df: number, n: number): number {
-  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  return Math.log(1 + (n - df + IDF_SMOOTHING) / (df + IDF_SMOOTHING));
 }
 
 /** Score of the ideal memory (see the module comment): the sum of the M largest term IDFs. */

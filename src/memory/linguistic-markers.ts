@@ -10,6 +10,7 @@ import { sentimentOf, words } from './sentences.ts';
 import { roundScore as round } from './answer/scores.ts';
 import type { TranscriptTurn } from './transcript-turns.ts';
 import type { Memory } from './types.ts';
+import { SENTENCE_POLARITY } from './tuning.ts';
 
 export type MarkerKey = 'certainty' | 'sentiment' | 'first_person_focus' | 'question_rate' | 'talkativeness';
 
@@ -122,7 +123,7 @@ export function tallyMarkers(turns: readonly TranscriptTurn[], memories: readonl
       },
       {
         key: 'sentiment',
-        counts: { sum: round(sum(sentiment)), sentences: memories.length, positive: sentiment.filter((s) => s >= 0.2).length, negative: sentiment.filter((s) => s <= -0.2).length, words: all.length },
+        counts: { sum: round(sum(sentiment)), sentences: memories.length, positive: sentiment.filter((s) => s >= SENTENCE_POLARITY).length, negative: sentiment.filter((s) => s <= -SENTENCE_POLARITY).length, words: all.length },
         examples: distinct([...top(memories, (_, i) => sentiment[i] ?? 0, 2), ...top(memories, (_, i) => -(sentiment[i] ?? 0), 1)]).map(ref),
       },
       {

@@ -8,6 +8,7 @@ import { readSentence, type Candidate } from './profile-topics.ts';
 import { PassageVectors, type SnapshotPassages } from './search/passage-vectors.ts';
 import { termTokens, wink, type TermToken } from './sentences.ts';
 import type { StoredMemory } from './types.ts';
+import { VOCABULARY_WITH_QUESTIONS } from './tuning.ts';
 
 /** Loads what the first memory and scenario need (wink-nlp), ahead of them. */
 export function preloadMindMemory(): void {
@@ -146,7 +147,7 @@ export class MindMemory {
       for (const t of doc) stems.add(t.stem);
     }
     // The vocabulary holds the text's stems and the questions' own (10–14% more on the corpus minds).
-    const vocab = Math.ceil(stems.size * 1.12);
+    const vocab = Math.ceil(stems.size * VOCABULARY_WITH_QUESTIONS);
     const lexical =
       MAP_ENTRY * 2 ** Math.ceil(Math.log2(vocab + 1)) + // vocabulary
       2 * 4 * (vocab + 1) + // both fields' offsets

@@ -10,6 +10,7 @@ import type { BehaviourKind } from './text/readings.ts';
 import { roundScore as round } from './answer/scores.ts';
 import { legacyTopicKey, topicRank } from './profile-topics.ts';
 import type { AffectLabel, PhraseCount, ProfilePassage, ProfileRef, ProfileStyle, ProfileTopic, StoredSnapshotProfile } from './profile-types.ts';
+import { AFFECT_LEANING, AFFECT_MIXED_SHARE } from './tuning.ts';
 
 export interface EvidenceRef extends ProfileRef {
   snapshotId: string;
@@ -47,9 +48,9 @@ const MAX_BEHAVIOURS = 30;
 const MAX_QA = 200;
 
 function affectLabel(sentiment: number, positive: number, negative: number, mentions: number): AffectLabel {
-  if (positive >= mentions * 0.25 && negative >= mentions * 0.25) return 'mixed';
-  if (sentiment >= 0.1) return 'positive';
-  if (sentiment <= -0.1) return 'negative';
+  if (positive >= mentions * AFFECT_MIXED_SHARE && negative >= mentions * AFFECT_MIXED_SHARE) return 'mixed';
+  if (sentiment >= AFFECT_LEANING) return 'positive';
+  if (sentiment <= -AFFECT_LEANING) return 'negative';
   return 'neutral';
 }
 

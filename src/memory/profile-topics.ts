@@ -10,6 +10,7 @@
  */
 import type { Document } from 'wink-nlp';
 import { readDocStable, wink } from './sentences.ts';
+import { PHRASE_WORD_WEIGHT } from './tuning.ts';
 
 const list = (s: string) => new Set(s.split(/\s+/).filter(Boolean));
 
@@ -174,7 +175,7 @@ export function legacyTopicKey(label: string, key: string): string | null {
 }
 
 /** Rank of a topic: its mentions, a recurring phrase weighing more than a single noun ("host organization" over "host"). */
-export const topicRank = (mentions: number, words: number) => mentions * (1 + 0.3 * (Math.min(3, words) - 1));
+export const topicRank = (mentions: number, words: number) => mentions * (1 + PHRASE_WORD_WEIGHT * (Math.min(3, words) - 1));
 
 export interface TopicPick {
   key: string;

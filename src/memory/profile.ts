@@ -15,6 +15,7 @@ import { pickTopics, readSentence, topicRank, type Candidate } from './profile-t
 import { words } from './sentences.ts';
 import { roundScore as round } from './answer/scores.ts';
 import type { Memory } from './types.ts';
+import { FIRST_PERSON_WEIGHT, OPINION_WEIGHT, SENTENCE_POLARITY } from './tuning.ts';
 
 const MAX_TOPICS = 15;
 /** A topic is mentioned in at least this many sentences. */
@@ -43,7 +44,7 @@ function analyse(memory: Memory, index: number): Analysed {
 }
 
 function stanceScore(a: Analysed): number {
-  return (OPINION_RE.test(a.memory.text) ? 2 : 0) + (FIRST_PERSON_RE.test(a.memory.text) ? 0.5 : 0) + Math.abs(a.sentiment);
+  return (OPINION_RE.test(a.memory.text) ? OPINION_WEIGHT : 0) + (FIRST_PERSON_RE.test(a.memory.text) ? FIRST_PERSON_WEIGHT : 0) + Math.abs(a.sentiment);
 }
 
 /** Memory i and the next one are consecutive sentences of the same answer. */
@@ -115,8 +116,8 @@ function topicsOf(memories: readonly Memory[], analysed: readonly Analysed[]): P
         label,
         mentions: items.length,
         sentiment: round(sum / Math.max(1, items.length)),
-        positive: items.filter((a) => a.sentiment >= 0.2).length,
-        negative: items.filter((a) => a.sentiment <= -0.2).length,
+        positive: items.filter((a) => a.sentiment >= SENTENCE_POLARITY).length,
+        negative: items.filter((a) => a.sentiment <= -SENTENCE_POLARITY).length,
         stances,
         passages: passagesOf(
           memories,

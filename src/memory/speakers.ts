@@ -11,6 +11,7 @@
  *     "Host"), fewer question marks per turn, more words per turn and overall.
  */
 import type { Utterance } from '../ingest/transcript.ts';
+import { ROLE_PRIOR, TURN_LENGTH_WEIGHT } from './tuning.ts';
 
 /** Case/whitespace-insensitive key of a label. */
 export function labelKey(label: string): string {
@@ -96,11 +97,11 @@ function speakerStats(utterances: readonly Utterance[], speakers: ReadonlyArray<
   return stats;
 }
 
-/** Prior from the label itself: +1.5 for answer-side roles, −1.5 for interviewer roles. */
+/** Prior from the label itself: +ROLE_PRIOR for answer-side roles, −ROLE_PRIOR for interviewer roles. */
 function rolePrior(label: string): number {
   const key = labelKey(label).replace(/[:.]+$/, '');
-  if (INTERVIEWER_RE.test(key)) return -1.5;
-  if (PERSON_RE.test(key)) return 1.5;
+  if (INTERVIEWER_RE.test(key)) return -ROLE_PRIOR;
+  if (PERSON_RE.test(key)) return ROLE_PRIOR;
   return 0;
 }
 
@@ -114,7 +115,7 @@ function mostLikelyAnswerer(candidates: readonly string[], stats: Map<string, Sp
   for (const label of candidates) {
     const s = stats.get(labelKey(label)) ?? { turns: 0, words: 0, questionMarks: 0 };
     const questionRate = Math.min(1, s.questionMarks / Math.max(1, s.turns));
-    const score = rolePrior(label) + s.words / totalWords + (0.5 * wordsPerTurn(s)) / maxWpt - questionRate;
+    const score = rolePrior(label) + s.words / totalWords + (TURN_LENGTH_WEIGHT * wordsPerTurn(s)) / maxWpt - questionRate;
     if (score > bestScore) [best, bestScore] = [label, score];
   }
   return best;

@@ -7,6 +7,7 @@
  */
 import type { MindMemory } from './mind-memory.ts';
 import { sentimentOf } from './sentences.ts';
+import { LABEL_SENTIMENT_SHARE, LABEL_WORD_POLARITY, LABELS_DESCEND_MARGIN, LESSER_NEGATIVE } from './tuning.ts';
 
 /** A sentence's sentiment (negation-aware), read once per mind: the mind's own reading of it (MindMemory.reading). */
 export function sentenceSentiment(mind: MindMemory, doc: number): number {
@@ -26,14 +27,14 @@ const HIGH_WORDS = /\b(agree|always|very|much|likely|love|like|excellent|high|mo
 export function labelPolarity(label: string): number {
   const low = LOW_WORDS.test(label);
   const high = HIGH_WORDS.test(label);
-  const words = (low ? -0.5 : 0) + (high && !low ? 0.5 : 0);
-  return words !== 0 ? words + 0.5 * sentimentOf(label) : sentimentOf(label);
+  const words = (low ? -LABEL_WORD_POLARITY : 0) + (high && !low ? LABEL_WORD_POLARITY : 0);
+  return words !== 0 ? words + LABEL_SENTIMENT_SHARE * sentimentOf(label) : sentimentOf(label);
 }
 
 /** True when the labels run from high to low (labels[0], the scale's min, is the most positive). */
 export function labelsDescend(labels: readonly string[] | undefined): boolean {
   if (!labels || labels.length < 2) return false;
-  return labelPolarity(labels[0] ?? '') > labelPolarity(labels[labels.length - 1] ?? '') + 0.1;
+  return labelPolarity(labels[0] ?? '') > labelPolarity(labels[labels.length - 1] ?? '') + LABELS_DESCEND_MARGIN;
 }
 
 /** A question asking about something negative ("How much do you dislike…", "How worried are you…"): a high point means a negative stance. */
@@ -88,7 +89,7 @@ export function stanceParts(text: string, sentiment: (s: string) => number = sen
       if (comma > 0) [before, after] = [after.slice(comma + 1), after.slice(0, comma)];
     }
     const lesser = c[0].toLowerCase().startsWith('than') && LESSER_RE.test(before);
-    const flip = lesser !== sentiment(before) < -0.1;
+    const flip = lesser !== sentiment(before) < -LESSER_NEGATIVE;
     parts.push({ text: before, polarity: flip ? -1 : 1 }, { text: after, polarity: flip ? 1 : -1 });
     return parts;
   }

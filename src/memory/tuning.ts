@@ -115,3 +115,124 @@ export const FIELD_SHARE = 0.5;
  * of ~13 words, see PASSAGE_WORDS) is quoted rather than reported: it is no longer one plain sentence.
  */
 export const VIEW_MAX_WORDS = 30;
+
+// ---------------------------------------------------------------------------------------------
+// Typed answers (panels), offline: engines/grounded-*.ts.
+
+/**
+ * The typed answers' hand-set numbers, beside the fitted thresholds of params/typed.json (chosen
+ * on the panel questions of the 22 interviews, in-sample, when typed answers were written; kept,
+ * not re-tuned; `npm run eval:panels` measures them):
+ * - MULTIPLE_SHARE: multiple, an option chosen has at least this share of the best option's support;
+ * - LEAST_CLARITY: single, how clear a win is at exactly `optionMargin` (or a tie the encoder broke), 1 at twice it;
+ * - MULTIPLE_CLARITY_BONUS: multiple, added to the chosen options' mean support for the answer's clarity;
+ * - BOTH_LEAD: "both" wins over the best single option by this many `optionMargin`s when the two best are supported;
+ * - SET_ASIDE / PREFERS: a sentence's stance toward an option (set aside by a contrast or a negation; said as a preference);
+ * - LIKERT_CLARITY: likert, an answer's clarity is LIKERT_CLARITY + the strength of the stance (at most 1);
+ * - NUMBER_CLARITY: number, an answer's clarity is NUMBER_CLARITY[0] + NUMBER_CLARITY[1] × its sentence's weight;
+ * - UNDECIDED_SHARE: the confidence kept by a number question that found the subject but no number;
+ * - MAX_TYPED_CONFIDENCE: a typed answer's confidence is never above this (the search's confidence × clarity).
+ */
+export const MULTIPLE_SHARE = 0.75;
+export const LEAST_CLARITY = 0.5;
+export const MULTIPLE_CLARITY_BONUS = 0.2;
+export const BOTH_LEAD = 1.5;
+export const SET_ASIDE = 0.5;
+export const PREFERS = 1.3;
+export const LIKERT_CLARITY = 0.5;
+export const NUMBER_CLARITY = [0.6, 0.4] as const;
+export const UNDECIDED_SHARE = 0.5;
+export const MAX_TYPED_CONFIDENCE = 0.95;
+
+/**
+ * Where a scale's label sits (stance.ts `labelPolarity`, roughly −1…1): a label with a low or a high
+ * word ("never", "very") sits at ∓LABEL_WORD_POLARITY, moved by LABEL_SENTIMENT_SHARE of its
+ * wink-nlp sentiment; labels run from high to low when the first sits above the last by more than
+ * LABELS_DESCEND_MARGIN. A sentence compared with "than" reads the lesser side as set aside unless
+ * its sentiment is below −LESSER_NEGATIVE (then the comparison flips). Hand-set with typed answers
+ * (commits 782890a and 51f49e5) on the likert labels and contrasts of the 22 interviews' panels;
+ * not swept: they decide a scale's direction and a contrast's side, which the tests fix by example.
+ */
+export const LABEL_WORD_POLARITY = 0.5;
+export const LABEL_SENTIMENT_SHARE = 0.5;
+export const LABELS_DESCEND_MARGIN = 0.1;
+export const LESSER_NEGATIVE = 0.1;
+
+// ---------------------------------------------------------------------------------------------
+// Lexical search (bm25.ts).
+
+/**
+ * BM25's term-frequency saturation and length normalisation: the usual defaults (Robertson and
+ * Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond", 2009; Lucene's and
+ * Elasticsearch's defaults), and the +0.5 smoothing of the Robertson–Spärck Jones IDF, in
+ * Lucene's non-negative form log(1 + (N − df + ½) / (df + ½)). Not fitted: the fitted ranking
+ * (params/ranking.json) weighs the BM25 score among its other features.
+ */
+export const BM25_K1 = 1.2;
+export const BM25_B = 0.75;
+export const IDF_SMOOTHING = 0.5;
+/**
+ * The question field's weight relative to the memory's own text (what the interviewer asked beside
+ * what the person said); hand-set with hybrid retrieval (commit 0e4c020), and since then one input
+ * of the fitted ranking, which weighs it again.
+ */
+export const QUESTION_WEIGHT = 0.2;
+
+// ---------------------------------------------------------------------------------------------
+// The persona profile and the linguistic markers (profile*.ts, linguistic-markers.ts).
+
+/**
+ * A sentence counts as positive at wink-nlp sentiment ≥ SENTENCE_POLARITY and as negative at
+ * ≤ −SENTENCE_POLARITY, in a topic's counts and the sentiment marker alike: a sentence with one
+ * mildly positive word ("good") reads about 0.2–0.3, a neutral one 0. Hand-set (commit cd30b76).
+ */
+export const SENTENCE_POLARITY = 0.2;
+/**
+ * A topic's affect: mixed when at least AFFECT_MIXED_SHARE of its mentions are positive and as many
+ * negative; else positive or negative when its mean sentiment is at or beyond ±AFFECT_LEANING
+ * (the same lean as FEELING_LEANING), else neutral. Hand-set (commit 4ae9f51); a word on the
+ * dashboard, not used to answer.
+ */
+export const AFFECT_MIXED_SHARE = 0.25;
+export const AFFECT_LEANING = 0.1;
+/**
+ * Rank of a topic: its mentions × (1 + PHRASE_WORD_WEIGHT per word beyond the first, up to three),
+ * so a recurring phrase weighs more than a single noun ("host organization" over "host").
+ * Hand-set with noun-phrase topics (commit 31b41f7), on the 22 interviews' profiles.
+ */
+export const PHRASE_WORD_WEIGHT = 0.3;
+/**
+ * Which of a topic's sentences the profile quotes as its stances: OPINION_WEIGHT when it says an
+ * opinion ("I think", "I believe"), FIRST_PERSON_WEIGHT when it speaks in the first person, plus the
+ * strength of its sentiment. Hand-set (commit 4ae9f51): an opinion first, then a personal sentence.
+ */
+export const OPINION_WEIGHT = 2;
+export const FIRST_PERSON_WEIGHT = 0.5;
+
+// ---------------------------------------------------------------------------------------------
+// Who answers in a transcript (speakers.ts).
+
+/**
+ * The answerer is the speaker with the highest score: ±ROLE_PRIOR from the label ("Interviewer"
+ * −, "Candidate" +), plus their share of the words, plus TURN_LENGTH_WEIGHT × their words per turn
+ * relative to the longest, minus their rate of questions. Hand-set (commit 70d7c12): a label that
+ * names the role outweighs who talks more (each share is at most 1); test/inproc's speaker cases fix
+ * it by example.
+ */
+export const ROLE_PRIOR = 1.5;
+export const TURN_LENGTH_WEIGHT = 0.5;
+
+// ---------------------------------------------------------------------------------------------
+// Memory accounting (mind-memory.ts).
+
+/**
+ * The lexical index's vocabulary is the text's stems and the questions' own: measured 10–14% more
+ * than the text's on the corpus minds, so the estimate of its size takes the upper end.
+ */
+export const VOCABULARY_WITH_QUESTIONS = 1.12;
+
+// ---------------------------------------------------------------------------------------------
+// LLM estimates (engines/llm-psychometrics.ts).
+
+/** A trait the model gave no score for reads as the scale's middle (it says nothing either way). */
+export const UNSCORED_TRAIT = 0.5;

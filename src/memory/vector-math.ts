@@ -10,13 +10,15 @@ export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return s;
 }
 
-/** `v` scaled to length 1 (a zero vector stays zero). A new array. */
-export function unitVector(v: ArrayLike<number>): Float32Array {
-  const out = Float32Array.from(v);
-  const norm = Math.sqrt(dot(out, out));
-  if (norm > 0) for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / norm;
-  return out;
+/** `v` scaled to length 1 in place (a zero vector stays zero); returns `v`. */
+export function toUnitLength(v: Float32Array): Float32Array {
+  const norm = Math.sqrt(dot(v, v));
+  if (norm > 0) for (let i = 0; i < v.length; i++) v[i] = (v[i] as number) / norm;
+  return v;
 }
+
+/** `v` scaled to length 1 (a zero vector stays zero). A new array. */
+export const unitVector = (v: ArrayLike<number>): Float32Array => toUnitLength(Float32Array.from(v));
 
 export interface QuantisedVectors {
   dimensions: number;

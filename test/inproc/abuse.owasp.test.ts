@@ -5,6 +5,7 @@ import { UrlSigner } from '../../src/domain/signed-urls.ts';
 import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 import { buildWorld, changesTo, dashboardSession, errorShapeProblem, leakIn, secretsOf, simulationOf, panelOf, type Party, type Session, type World } from '../support/abuse.ts';
 import { startInProcess, type InProcess } from '../support/inproc.ts';
+import { testClock } from '../../testkit/clock.ts';
 import { BAD_BEARERS, ROUTES, send, type Auth, type Got, type Kind, type Targets } from '../support/owasp-routes.ts';
 import { massAssignment, resourceLimits, type WalkContext } from '../support/owasp-cases.ts';
 
@@ -15,6 +16,7 @@ import { massAssignment, resourceLimits, type WalkContext } from '../support/owa
  * consumption, API8 security headers, and no secret in the log (written at trace level).
  */
 let s: InProcess;
+const clock = testClock();
 let w: World;
 let base: string;
 const sessions = new Map<string, Session>();
@@ -23,7 +25,7 @@ const extraSecrets: string[] = [];
 const asGot = (g: Got) => ({ status: g.status, headers: Object.fromEntries(g.headers), text: g.text, json: g.json });
 
 before(async () => {
-  s = await startInProcess({ LOG_LEVEL: 'trace', API_KEY_CACHE_MS: '200', TRUST_PROXY: 'true', LOGIN_RATE_LIMIT: '1000' });
+  s = await startInProcess({ LOG_LEVEL: 'trace', API_KEY_CACHE_MS: '200', TRUST_PROXY: 'true', LOGIN_RATE_LIMIT: '1000' }, clock);
   w = await buildWorld(s);
   await s.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(s.app.server.address() as AddressInfo).port}`;
@@ -129,7 +131,7 @@ describe('OWASP API Top 10 walk, two accounts, every route', () => {
     const gone = await s.ctx.services.accounts.createAccount(`gone-${Date.now()}@example.com`, 'pro');
     assert.equal((await send(base, 'GET', { url: '/api/public/v1/models' }, { authorization: `Bearer ${gone.apiKey}` })).status, 200);
     await s.ctx.store.db.deleteFrom('accounts').where('id', '=', gone.accountId).execute();
-    await new Promise((r) => setTimeout(r, 300)); // API_KEY_CACHE_MS=200 here
+    clock.advance(201); // past API_KEY_CACHE_MS (200 here): the deleted account's cached key is looked up again
     extraSecrets.push(revoked, gone.apiKey);
 
     const bad = { ...BAD_BEARERS, revoked: `Bearer ${revoked}`, 'deleted account': `Bearer ${gone.apiKey}`, 'key in lower case': `Bearer ${w.b.apiKey.toLowerCase()}` };

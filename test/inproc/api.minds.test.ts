@@ -3,14 +3,16 @@ import { after, before, describe, it } from 'node:test';
 import { client, rawRequest, type Client } from '../../testkit/http.ts';
 import { failure, statusOf, type TestSdk } from '../../testkit/sdk.ts';
 import { startService, type Service } from '../../testkit/service.ts';
+import { testClock } from '../../testkit/clock.ts';
 
 /** The minds routes, errors and docs, in-process through the typed SDK (raw HTTP for what it cannot send). */
 let srv: Service;
+const clock = testClock();
 let sdk: TestSdk;
 let api: Client;
 
 before(async () => {
-  srv = await startService({ LOG_LEVEL: 'info', API_KEY_CACHE_MS: '300' });
+  srv = await startService({ LOG_LEVEL: 'info', API_KEY_CACHE_MS: '300' }, { rt: clock });
   sdk = srv.sdk();
   api = client(srv.api, srv.apiKey);
 });
@@ -126,8 +128,8 @@ describe('errors', () => {
     const { apiKey, prefix } = await srv.admin.createApiKey(srv.ownerAccountId);
     assert.equal(await statusOf(srv.sdk(apiKey).minds.list().all()), 200);
     await srv.admin.revokeApiKey(prefix);
-    // the server trusts a verified key for API_KEY_CACHE_MS (300 ms in this test) at most
-    await new Promise((r) => setTimeout(r, 350));
+    // the server trusts a verified key for API_KEY_CACHE_MS (300 ms in this test) at most: its clock moves past that
+    clock.advance(301);
     assert.equal(await statusOf(srv.sdk(apiKey).minds.list().all()), 401);
   });
 

@@ -12,6 +12,7 @@ import { client, type Client } from '../../testkit/http.ts';
 import { failure, type TestSdk, interviewMind } from '../../testkit/sdk.ts';
 import { SAM_QUESTIONS } from '../../testkit/panels.ts';
 import { startService, type Service } from '../../testkit/service.ts';
+import { waitUntil } from '../../testkit/wait.ts';
 
 let srv: Service;
 let sdk: TestSdk;
@@ -227,24 +228,19 @@ describe('cancel mid-run', () => {
     const questions = Array.from({ length: 120 }, (_, i) => ({ id: `q${i}`, text: `How many cups of coffee do you drink a day? (${i})`, type: 'number' as const }));
     const { panel } = await sdk.panels.create({ tags: ['cancel-me'], questions, selectedSimulationModel: STANDARD });
     assert.equal(panel.minds, many.length);
-    let running = panel;
-    const deadline = Date.now() + 20_000;
-    while (running.done === 0 && running.status !== 'completed') {
-      assert.ok(Date.now() < deadline, 'the panel never started');
-      await new Promise((r) => setTimeout(r, 5));
-      running = (await sdk.panels.get(panel.id)).panel;
-    }
+    await waitUntil(async () => (await sdk.panels.get(panel.id)).panel.done > 0, { what: 'the panel started', intervalMs: 5 });
     const cancelled = (await sdk.panels.cancel(panel.id)).panel;
     assert.equal(cancelled.status, 'cancelled');
     assert.ok(cancelled.finishedAt);
-    await new Promise((r) => setTimeout(r, 500));
+    // The worker lets go of every unit of the panel: the one it was running ends, the queued ones are dropped.
+    const unfinished = () =>
+      srv.ctx.store.db.selectFrom('jobs').select('id').where('payload', 'like', `%${panel.id}%`).where('state', 'in', ['queued', 'running']).execute().then((r) => r.length);
+    await waitUntil(async () => (await unfinished()) === 0, { what: "no unit of the cancelled panel queued or running" });
     const after = (await sdk.panels.get(panel.id)).panel;
     assert.equal(after.status, 'cancelled');
     assert.ok(after.done < after.total, `${after.done} of ${after.total}`);
     assert.equal(after.done % questions.length, 0, 'only whole minds are stored');
     assert.equal(after.done, after.mindsDone * questions.length);
-    assert.equal(await srv.ctx.store.db.selectFrom('jobs').select('id').where('payload', 'like', `%${panel.id}%`).where('state', '=', 'queued').execute().then((r) => r.length), 0);
-    await new Promise((r) => setTimeout(r, 300));
     assert.equal((await sdk.panels.get(panel.id)).panel.done, after.done, 'nothing is added after the cancel');
   });
 });

@@ -16,6 +16,7 @@ import { PG_SKIP, createDatabase, type TestDatabase } from '../../testkit/scale.
 import { REDIS_SKIP, startRedis } from '../../testkit/redis.ts';
 import { client, type Reply } from '../../testkit/http.ts';
 import { startService, type Service } from '../../testkit/service.ts';
+import { waitUntil } from '../../testkit/wait.ts';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'mindsim-rl-'));
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -180,12 +181,10 @@ describe('per-key rate limits on the public API (memory store)', { concurrency: 
     for (let i = 0; i < 7; i++) statuses.push((await api.get('/models')).status);
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429]);
     await client(srv.api, 'msk_00000000_wrong').get('/models'); // not this account's, not counted
-    // Flushes run every 200 ms, so the count may arrive in parts: wait for it to settle.
+    // A response is counted once it is sent (after the client has it): flush until all n are written, then read.
     const settled = async (n: number) => {
-      const deadline = Date.now() + 5000;
       const total = () => usageRows(srv.dataDir, c.accountId).reduce((a, r) => a + r.requests, 0);
-      while (total() < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      await new Promise((r) => setTimeout(r, 300)); // nothing more arrives
+      await waitUntil(async () => (await srv.ctx.services.usage.flush(), total() >= n), { what: () => `${n} requests metered (${total()} so far)` });
       return usageRows(srv.dataDir, c.accountId);
     };
     assert.deepEqual(await settled(7), [{ day: today(), requests: 7 }]);

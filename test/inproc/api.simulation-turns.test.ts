@@ -17,6 +17,7 @@ import { openTurnJournal } from '../../src/store/turn-journal.ts';
 import { PG_SKIP, createDatabase } from '../../testkit/scale.ts';
 import { interviewMind, statusOf, type TestSdk } from '../../testkit/sdk.ts';
 import { startService, type Service } from '../../testkit/service.ts';
+import { waitUntil } from '../../testkit/wait.ts';
 
 const HELD = { SIMULATION_FLUSH_MS: '600000' };
 
@@ -234,7 +235,7 @@ describe('PostgreSQL, several API processes, turns deferred (SIMULATION_FLUSH_MS
 
       const readsOfB = () => seenByB.filter((q) => /^select .* from "simulations" where "id" = /.test(q)).length;
       const followUp = sb.simulate({ mindId: mind, conversationId: first.conversationId, scenario: { message: 'What would you do first?' } });
-      while (readsOfB() === 0) await new Promise((r) => setTimeout(r, 10)); // B has looked once and not found it
+      await waitUntil(() => readsOfB() > 0, { what: 'B looked for the conversation once (and did not find it)' });
       await a.ctx.turns.flush();
       const answered = await followUp;
       assert.equal(answered.conversationId, first.conversationId);

@@ -13,6 +13,7 @@ import { startService, type Service } from '../../testkit/service.ts';
 import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 import { FULL_CONSENT } from '../../testkit/consent.ts';
 import { startLlmStandIn, type LlmStandIn, type ProviderAnswer, type ProviderRequest } from '../../testkit/llm-provider.ts';
+import { gate, waitUntil } from '../../testkit/wait.ts';
 
 type Mode = 'ok' | 'fail' | 'hang';
 
@@ -31,8 +32,8 @@ const ANSWER = {
   acting: 'They would keep working from home.',
   confidence: 0.8,
 };
-/** Typed-answer requests being answered now, and the most at once. */
-const inFlight = { now: 0, max: 0 };
+/** Typed-answer requests being answered now, and the most at once; they are held until `release` opens (open unless a test closes it). */
+const inFlight = { now: 0, max: 0, release: gate(true) };
 /** The provider's typed answers (panels): a choice, a number, or an explicit no_evidence, by the question in the prompt. */
 function typedReply(prompt: string): Record<string, unknown> {
   const common = { saying: 'Remote, without question.', confidence: 0.7, passages: [0] };
@@ -48,11 +49,10 @@ function reply(r: ProviderRequest): ProviderAnswer {
   if (r.schemaName === 'simulation' && mode === 'hang') return 'hang';
   if (r.schemaName === 'simulation' && mode === 'fail') return { status: 500 };
   if (r.schemaName === 'typed_answer') {
-    // A little latency, so questions asked at once overlap here.
+    // Held until the test releases them, so questions asked at once overlap here.
     inFlight.now++;
     inFlight.max = Math.max(inFlight.max, inFlight.now);
-    setTimeout(() => inFlight.now--, 60);
-    return { json: typedReply(r.user), delayMs: 60 };
+    return { json: typedReply(r.user), heldUntil: inFlight.release.opened.then(() => void inFlight.now--) };
   }
   return { json: r.schemaName === 'reflections' ? REFLECTIONS : ANSWER };
 }
@@ -84,6 +84,7 @@ async function collect(events: AsyncIterable<SimulationEvent>): Promise<Simulati
 describe('a panel answered by mind-reasoner-pro', () => {
   it('asks the model once per mind and question, the questions at once, and stores its typed answers in order (the enum schema itself: engine.llm-questions)', async () => {
     received.length = 0;
+    inFlight.release = gate();
     const { panel } = await sdk.panels.create({
       mindIds: [mindId],
       selectedSimulationModel: PRO,
@@ -94,6 +95,9 @@ describe('a panel answered by mind-reasoner-pro', () => {
       ],
     });
     assert.equal(panel.model, PRO);
+    // The provider answers none until all three are asked: asked one after another, they never would be.
+    await waitUntil(() => inFlight.now === 3, { what: () => `the three questions asked at once (PANEL_LLM_CONCURRENCY defaults to 4); ${inFlight.now} in flight` });
+    inFlight.release.open();
     const done = await sdk.panels.wait(panel.id, { intervalMs: 20, maxIntervalMs: 100, timeoutMs: 20_000 });
     assert.equal(done.status, 'completed');
     assert.equal(received.filter((r) => r.schemaName === 'typed_answer').length, 3);
@@ -157,20 +161,18 @@ describe('mind-reasoner-pro in a conversation', () => {
   it('a background turn is busy while it runs (409 for another turn), fails with why, and the conversation goes on', async () => {
     mode = 'hang';
     const queued = await sdk.simulate(ask('How do you start your day?', { runInBackground: true }));
-    const deadline = Date.now() + 10_000;
-    while ((await sdk.simulations.get(queued.simulationId)).simulation.status !== 'running') {
-      if (Date.now() > deadline) assert.fail('never running');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitUntil(async () => (await sdk.simulations.get(queued.simulationId)).simulation.status === 'running', { what: 'the background turn running' });
     for (const extra of [{}, { runInBackground: true }, { stream: true }]) {
       const busy = await api.post('/simulate', ask('And then?', { conversationId: queued.conversationId, ...extra }));
       assert.deepEqual([busy.status, busy.body.code], [409, 'SIMULATION_IN_PROGRESS']);
     }
-    let detail = await sdk.simulations.get(queued.simulationId);
-    while (detail.simulation.status === 'running') {
-      await new Promise((r) => setTimeout(r, 50));
-      detail = await sdk.simulations.get(queued.simulationId);
-    }
+    const detail = await waitUntil(
+      async () => {
+        const d = await sdk.simulations.get(queued.simulationId);
+        return d.simulation.status === 'running' ? null : d;
+      },
+      { what: 'the hanging turn given up' },
+    );
     assert.equal(detail.simulation.status, 'failed');
     assert.equal(detail.simulation.error?.code, 'llm_unavailable');
     assert.deepEqual(detail.messages.map((m) => m.role), ['user']);

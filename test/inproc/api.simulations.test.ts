@@ -9,6 +9,7 @@ import type { SimulationEvent } from '@mindsim/sdk';
 import { client, type Client } from '../../testkit/http.ts';
 import { failure, statusOf, type TestSdk, interviewMind } from '../../testkit/sdk.ts';
 import { startService, type Service } from '../../testkit/service.ts';
+import { waitUntil } from '../../testkit/wait.ts';
 
 let srv: Service;
 let sdk: TestSdk;
@@ -39,15 +40,15 @@ const texts = (evidence: ReadonlyArray<{ text: string }>) => new Set(evidence.fl
 /** Polls a background simulation until it is final, keeping every status seen. */
 async function settle(c: Client, id: string): Promise<{ body: { simulation: { status: string }; messages: unknown[] }; seen: string[] }> {
   const seen: string[] = [];
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const r = await c.get(`/simulations/${id}`);
-    assert.equal(r.status, 200, JSON.stringify(r.body));
-    if (seen.at(-1) !== r.body.simulation.status) seen.push(r.body.simulation.status);
-    if (['completed', 'failed'].includes(r.body.simulation.status)) return { body: r.body, seen };
-    if (Date.now() > deadline) assert.fail(`still ${r.body.simulation.status}`);
-    await new Promise((res) => setTimeout(res, 20));
-  }
+  return waitUntil(
+    async () => {
+      const r = await c.get(`/simulations/${id}`);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      if (seen.at(-1) !== r.body.simulation.status) seen.push(r.body.simulation.status);
+      return ['completed', 'failed'].includes(r.body.simulation.status) ? { body: r.body, seen } : null;
+    },
+    { what: () => `simulation ${id} final (seen ${seen.join(' → ')})` },
+  );
 }
 
 describe('every simulation is a stored conversation', () => {
@@ -252,12 +253,8 @@ describe('streamed simulations (text/event-stream)', () => {
       assert.match(text, /^event: start\ndata: \{.*\}\n\n/);
       assert.match(text, /event: result\ndata: \{"message":/);
     }
-    const deadline = Date.now() + 2000;
-    let after = before;
-    while (after < before + 2 && Date.now() < deadline) {
-      after = (await srv.ctx.services.usage.daily(srv.ownerAccountId, 1))[0]?.requests ?? 0;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    assert.equal(after, before + 2, 'both streamed calls are in the usage meter');
+    const requests = async () => (await srv.ctx.services.usage.daily(srv.ownerAccountId, 1))[0]?.requests ?? 0;
+    await waitUntil(async () => (await requests()) >= before + 2, { what: 'both streamed calls in the usage meter' });
+    assert.equal(await requests(), before + 2, 'both streamed calls are in the usage meter, once each');
   });
 });

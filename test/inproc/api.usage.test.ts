@@ -16,6 +16,7 @@ import { client, fileForm, waitForSnapshot, type Reply } from '../../testkit/htt
 import { PG_SKIP, createDatabase } from '../../testkit/scale.ts';
 import { startService, type Service } from '../../testkit/service.ts';
 import { WebClient } from '../support/web.ts';
+import { waitUntil } from '../../testkit/wait.ts';
 
 /**
  * GET /usage: the calling key's figures (HOSTED-API.md 3.17) from the usage meter, per key and UTC
@@ -75,12 +76,14 @@ async function mindWithSnapshot(t: ReturnType<typeof tracked>, name: string) {
   const created = (await t.post('/minds', { name })).body;
   const started = await t.post(`/minds/${created.mind.id}/snapshots`, fileForm(vtt, 'interview.vtt', 'text/vtt', { digitalTwinId: created.digitalTwin.id }));
   assert.equal(started.status, 200, JSON.stringify(started.body));
-  for (;;) {
-    const s = await t.get(`/minds/${created.mind.id}/snapshots/${started.body.mindAssessmentId}/status`);
-    if (s.body.status === 'completed') break;
-    assert.notEqual(s.body.status, 'failed');
-    await new Promise((r) => setTimeout(r, 40));
-  }
+  await waitUntil(
+    async () => {
+      const s = await t.get(`/minds/${created.mind.id}/snapshots/${started.body.mindAssessmentId}/status`);
+      assert.notEqual(s.body.status, 'failed');
+      return s.body.status === 'completed';
+    },
+    { what: `${name}'s snapshot completed` },
+  );
   return created.mind.id as string;
 }
 

@@ -13,6 +13,7 @@ import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 import { type GrantedConsent } from '../../testkit/consent.ts';
 import { client, type Client } from '../../testkit/http.ts';
 import { startService, type Service } from '../../testkit/service.ts';
+import { waitUntil } from '../../testkit/wait.ts';
 
 const DAY = 24 * 3600_000;
 const clock = { offsetMs: 0 };
@@ -28,11 +29,7 @@ async function withWorker(done: () => Promise<boolean>): Promise<void> {
   const worker: Worker = srv.ctx.createWorker();
   worker.start();
   try {
-    const deadline = Date.now() + 60_000;
-    while (!(await done())) {
-      if (Date.now() > deadline) assert.fail('the worker did not finish in time');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitUntil(done, { what: 'the worker done', timeoutMs: 60_000 });
   } finally {
     await worker.stop();
   }

@@ -2,37 +2,31 @@
  * Retention (issue 25, item 5): an account's `retentionDays` erases, on the sweep's schedule, the
  * snapshots (rows, blobs, cached memory), conversations and panels older than that, through the
  * existing erasure, with one access-log row per item (actor `system`), and nothing younger and
- * nothing of an account without retention. The service's clock is moved (testkit `rt`), so the
+ * nothing of an account without retention. The service's clock is moved (testkit/clock.ts), so the
  * sweep queued for an hour later becomes due; the test waits for states, never for time. On SQLite
  * and, with TEST_DATABASE_URL, PostgreSQL.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from '../../src/store/db/kysely.ts';
-import { systemRuntime, type Runtime } from '../../src/kernel/runtime.ts';
 import { RETENTION_ACTIONS, RETENTION_SWEEP } from '../../src/domain/retention.ts';
 import { isUniqueViolation } from '../../src/store/db/dialect.ts';
 import { interviewMind, statusOf, type TestSdk } from '../../testkit/sdk.ts';
 import { PG_SKIP, createDatabase, type TestDatabase } from '../../testkit/scale.ts';
 import { startService, type Service } from '../../testkit/service.ts';
+import { testClock } from '../../testkit/clock.ts';
+import { waitUntil } from '../../testkit/wait.ts';
 
 const DAY = 24 * 3600_000;
 const INTERVAL = 3600_000;
-const clock = { offsetMs: 0 };
-const rt: Runtime = { ...systemRuntime, now: () => new Date(Date.now() + clock.offsetMs) };
 
-/** Polls until `check` holds (a state, not a time); fails after `timeoutMs`. */
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** Waits until `check` holds (a state, not a time). */
+const until = (what: string, check: () => Promise<boolean>) => waitUntil(check, { what, timeoutMs: 60_000 });
 
 function retentionSuite(name: string, skip: string | false, env: () => Promise<Record<string, string>>, cleanup: () => Promise<void>) {
   describe(`the retention sweep (${name})`, { skip }, () => {
     let srv: Service;
+    const clock = testClock();
     let sdk: TestSdk;
     let otherSdk: TestSdk;
     const ids = { old: '', oldSnapshot: '', oldArtifact: '', oldSimulation: '', panel: '', fresh: '', freshSimulation: '', other: '', otherSimulation: '' };
@@ -56,8 +50,7 @@ function retentionSuite(name: string, skip: string | false, env: () => Promise<R
     }
 
     before(async () => {
-      clock.offsetMs = 0;
-      srv = await startService({ RETENTION_INTERVAL_MS: String(INTERVAL), WORKER_POLL_MS: '20', ...(await env()) }, { rt });
+      srv = await startService({ RETENTION_INTERVAL_MS: String(INTERVAL), WORKER_POLL_MS: '20', ...(await env()) }, { rt: clock });
       sdk = srv.sdk();
       otherSdk = srv.sdk((await srv.admin.createAccount(`retention-other-${name.toLowerCase()}@example.com`, 'standard')).apiKey);
     });
@@ -71,7 +64,7 @@ function retentionSuite(name: string, skip: string | false, env: () => Promise<R
       const { queued } = await sweeps();
       assert.equal(queued.length, 1);
       const due = Date.parse(queued[0] ?? '');
-      assert.ok(due > rt.now().getTime() && due <= rt.now().getTime() + INTERVAL, `the next sweep is due within the interval: ${queued[0]}`);
+      assert.ok(due > clock.now().getTime() && due <= clock.now().getTime() + INTERVAL, `the next sweep is due within the interval: ${queued[0]}`);
       await assert.rejects(srv.ctx.store.queue.enqueue(RETENTION_SWEEP, {}), (err) => isUniqueViolation(err), 'a second queued sweep is refused');
     });
 
@@ -90,7 +83,7 @@ function retentionSuite(name: string, skip: string | false, env: () => Promise<R
       assert.notEqual(await srv.ctx.blobs.size(`artifacts/${ids.old}/${ids.oldArtifact}`), null);
       assert.equal((await sweeps()).done, 1, 'nothing is due before the clock moves');
 
-      clock.offsetMs = 31 * DAY;
+      clock.advance(31 * DAY);
       ids.fresh = await interviewMind(sdk, 'New Person');
       ids.freshSimulation = (await sdk.simulate({ mindId: ids.fresh, scenario: { message: 'How do you start your day?' } })).simulationId;
       await until('the old snapshot erased', async () => (await statusOf(sdk.snapshots.status(ids.old, ids.oldSnapshot))) === 404);

@@ -14,6 +14,8 @@ import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 import { PG_SKIP, createDatabase, startS3, type TestDatabase, type TestS3 } from '../../testkit/scale.ts';
 import { failure, statusOf, waitFor, type TestSdk } from '../../testkit/sdk.ts';
 import { startService, type Service } from '../../testkit/service.ts';
+import { testClock, type TestClock } from '../../testkit/clock.ts';
+import { waitUntil } from '../../testkit/wait.ts';
 
 /** Long enough for the checks that use a fresh URL on a busy machine; the expiry checks wait it out at the end. */
 const TTL_SECONDS = 6;
@@ -23,6 +25,8 @@ const SECOND = 'WEBVTT\n\n';
 
 interface Mode {
   srv: Service;
+  /** The service's clock (testkit/clock.ts): its signed URLs expire on it. */
+  clock: TestClock;
   /** Every stored blob key, sorted. */
   keys(): Promise<string[]>;
   read(key: string): Promise<Buffer>;
@@ -33,10 +37,12 @@ const put = (url: string, body: string, contentType = 'text/vtt') => fetch(url, 
 const codeOf = async (r: Response) => ((await r.json()) as { code: string }).code;
 
 async function embedded(): Promise<Mode> {
-  const srv = await startService({ SIGNED_URL_TTL_SECONDS: String(TTL_SECONDS) });
+  const clock = testClock();
+  const srv = await startService({ SIGNED_URL_TTL_SECONDS: String(TTL_SECONDS) }, { rt: clock });
   const root = path.join(srv.dataDir, 'blobs');
   return {
     srv,
+    clock,
     keys: async () =>
       fs
         .readdirSync(root, { recursive: true, withFileTypes: true })
@@ -68,10 +74,12 @@ function bucket(s3: TestS3) {
 
 async function postgresS3(extra: Record<string, string> = {}): Promise<Mode> {
   const [db, s3]: [TestDatabase, TestS3] = await Promise.all([createDatabase(), startS3()]);
-  const srv = await startService({ DATABASE_URL: db.url, ...s3.env, SIGNED_URL_TTL_SECONDS: String(TTL_SECONDS), ...extra });
+  const clock = testClock();
+  const srv = await startService({ DATABASE_URL: db.url, ...s3.env, SIGNED_URL_TTL_SECONDS: String(TTL_SECONDS), ...extra }, { rt: clock });
   const b = bucket(s3);
   return {
     srv,
+    clock,
     keys: b.keys,
     read: b.read,
     close: async () => {
@@ -88,8 +96,8 @@ const MODES: Array<{ name: string; skip: string | false; open: () => Promise<Mod
   { name: 'PostgreSQL + S3 (s3rver), default configuration', skip: PG_SKIP, open: () => postgresS3() },
 ];
 
-/** Sleeps until a URL obtained earlier has surely expired (its expiry is whole seconds). */
-const untilExpired = (expiresAt: string) => new Promise((r) => setTimeout(r, Math.max(0, Date.parse(expiresAt) + 1100 - Date.now())));
+/** Moves the service's clock a second past a URL's expiry (the service checks its own signed URLs). */
+const expire = (clock: TestClock, expiresAt: string) => clock.advance(Math.max(0, Date.parse(expiresAt) + 1000 - clock.now().getTime()));
 
 describe('signed-URL uploads', { concurrency: true }, () => {
   for (const mode of MODES) {
@@ -154,13 +162,15 @@ describe('signed-URL uploads', { concurrency: true }, () => {
           req.on('error', () => resolve());
           req.write(Buffer.alloc(1000, 0x41), () => setTimeout(() => (req.destroy(), resolve()), 200));
         });
-        const deadline = Date.now() + 5000;
-        let retry = await put(url, FIRST);
-        while (retry.status === 409 && (await codeOf(retry)) === 'UPLOAD_IN_PROGRESS' && Date.now() < deadline) {
-          await new Promise((r) => setTimeout(r, 100)); // the interrupted stream is being discarded
-          retry = await put(url, FIRST);
-        }
-        assert.equal(retry.status, 200);
+        // Refused 409 UPLOAD_IN_PROGRESS while the interrupted stream is being discarded, then stored.
+        const retry = await waitUntil(
+          async () => {
+            const r = await put(url, FIRST);
+            return r.status === 409 && (await codeOf(r.clone())) === 'UPLOAD_IN_PROGRESS' ? null : r;
+          },
+          { what: 'the interrupted upload discarded', intervalMs: 100 },
+        );
+        assert.equal(retry.status, 200, await retry.text());
         assert.equal((await m.read(`artifacts/${mindId}/${artifactId}`)).toString(), FIRST);
       });
 
@@ -192,7 +202,7 @@ describe('signed-URL uploads', { concurrency: true }, () => {
       });
 
       it('an expired URL is refused 410 signed_url_expired', async () => {
-        await untilExpired(expiring.expiresAt);
+        expire(m.clock, expiring.expiresAt);
         const r = await put(expiring.signedUrl, FIRST);
         assert.equal(r.status, 410);
         assert.equal(await codeOf(r), 'SIGNED_URL_EXPIRED');
@@ -210,13 +220,11 @@ describe('signed-URL uploads', { concurrency: true }, () => {
     let sdk: TestSdk;
     let mindId: string;
     let s3Prefix: string;
-    let expiring: { signedUrl: string; expiresAt: string };
     before(async () => {
       m = await postgresS3({ S3_DIRECT_UPLOADS: 'true', MAX_UPLOAD_BYTES: String(200 * 1024) });
       sdk = m.srv.sdk();
       mindId = (await sdk.minds.create('Sam Okafor')).mind.id;
       s3Prefix = m.srv.env.S3_ENDPOINT ?? '';
-      expiring = await sdk.uploads.signedUrl(mindId);
     });
     after(() => m?.close());
 
@@ -266,8 +274,13 @@ describe('signed-URL uploads', { concurrency: true }, () => {
     });
 
     it('an expired presigned URL is refused by the store (s3rver checks X-Amz-Expires, not signatures)', async () => {
-      await untilExpired(expiring.expiresAt);
-      assert.equal((await put(expiring.signedUrl, FIRST)).status, 403);
+      // s3rver checks the expiry on the real clock: the URL is signed on the service's clock set back past its lifetime.
+      const back = (TTL_SECONDS + 2) * 1000;
+      const mind = (await sdk.minds.create('Sam Okafor')).mind.id;
+      m.clock.advance(-back);
+      const expired = await sdk.uploads.signedUrl(mind).finally(() => m.clock.advance(back));
+      assert.ok(Date.parse(expired.expiresAt) < Date.now(), expired.expiresAt);
+      assert.equal((await put(expired.signedUrl, FIRST)).status, 403);
     });
   });
 });

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { ErrorBody } from '../../src/http/schemas.ts';
 import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 import { inject, multipart, type Answer, type InProcess } from './inproc.ts';
+import { waitUntil } from '../../testkit/wait.ts';
 
 export const API = '/api/public/v1';
 
@@ -130,13 +131,14 @@ export async function buildWorld(s: InProcess): Promise<World> {
   worker.start();
   try {
     for (const p of parties) {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const st = await s.ctx.services.snapshots.status({ accountId: p.accountId, tier: 'pro', apiKeyId: null }, p.mindId, p.snapshotId);
-        if (st.status === 'completed') break;
-        if (st.status === 'failed' || Date.now() > deadline) throw new Error(`snapshot of ${p.name}: ${JSON.stringify(st)}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await waitUntil(
+        async () => {
+          const st = await s.ctx.services.snapshots.status({ accountId: p.accountId, tier: 'pro', apiKeyId: null }, p.mindId, p.snapshotId);
+          if (st.status === 'failed') throw new Error(`snapshot of ${p.name}: ${JSON.stringify(st)}`);
+          return st.status === 'completed';
+        },
+        { what: `the snapshot of ${p.name} completed` },
+      );
     }
   } finally {
     await worker.stop();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pino from 'pino';
 import { compose, type Context } from '../../src/composition.ts';
+import type { Runtime } from '../../src/kernel/runtime.ts';
 import { sharedAnalysis } from '../../testkit/analysis.ts';
 import { loadConfig } from '../../src/config.ts';
 import { buildApp, httpSettings } from '../../src/http/app.ts';
@@ -35,12 +36,13 @@ export function testEnv(dataDir: string, extra: Record<string, string> = {}): No
  * The whole service in this process: the composition root and the Fastify app, the log captured.
  * Requests go through `app.inject` (no socket), or `listen()` for real HTTP on a free port.
  */
-export async function startInProcess(extraEnv: Record<string, string> = {}): Promise<InProcess> {
+/** The service composed in this process (no port); `rt` is its clock, ids and randomness (testkit/clock.ts moves the clock). */
+export async function startInProcess(extraEnv: Record<string, string> = {}, rt?: Runtime): Promise<InProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsim-inproc-'));
   const config = loadConfig(testEnv(dataDir, extraEnv));
   let logged = '';
   const stream = { write: (line: string) => void (logged += line) };
-  const ctx = await compose(config, undefined, pino({ level: config.logLevel }, stream), { analysis: sharedAnalysis(config) });
+  const ctx = await compose(config, rt, pino({ level: config.logLevel }, stream), { analysis: sharedAnalysis(config) });
   const routes: Route[] = [];
   const onRoute = (r: { method: string | string[]; url: string }) => {
     for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url });

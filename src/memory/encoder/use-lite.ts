@@ -16,6 +16,7 @@ import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
 import '@tensorflow/tfjs-backend-wasm';
 import type { SentenceEncoder } from './sentence-encoder.ts';
 import { SentencePieceTokenizer, type Vocabulary } from './sentencepiece.ts';
+import { toUnitLength } from '../vector-math.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -123,7 +124,8 @@ export class UseLiteEncoder implements SentenceEncoder {
       const result = (await this.model.executeAsync(inputs)) as tf.Tensor;
       const flat = (await result.data()) as Float32Array;
       result.dispose();
-      return encodings.map((_, row) => unit(flat.slice(row * this.dimensions, (row + 1) * this.dimensions)));
+      // USE's outputs are close to length 1 already; exactly 1 makes a dot product a cosine.
+      return encodings.map((_, row) => toUnitLength(flat.slice(row * this.dimensions, (row + 1) * this.dimensions)));
     } finally {
       inputs.indices.dispose();
       inputs.values.dispose();
@@ -131,11 +133,3 @@ export class UseLiteEncoder implements SentenceEncoder {
   }
 }
 
-/** The vector scaled to length 1 (USE's outputs are close to it already). */
-function unit(v: Float32Array): Float32Array {
-  let norm = 0;
-  for (const x of v) norm += x * x;
-  const s = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-  for (let i = 0; i < v.length; i++) v[i] = (v[i] as number) * s;
-  return v;
-}

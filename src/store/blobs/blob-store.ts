@@ -18,8 +18,8 @@ export interface BlobStore {
 
 /** Uploads that bypass the API: a presigned PUT, then a check and a copy when the snapshot is created. */
 export interface DirectUploads {
-  /** A URL that accepts PUTs of the object's bytes until it expires (the store cannot make it one-time). */
-  presignPut(key: string, ttlSeconds: number): Promise<string>;
+  /** A URL that accepts PUTs of the object's bytes for `ttlSeconds` from `signedAt` (the service's clock); the store cannot make it one-time. */
+  presignPut(key: string, ttlSeconds: number, signedAt: Date): Promise<string>;
   /** The object's size and entity tag, or null when nothing was written. */
   head(key: string): Promise<{ size: number; etag: string } | null>;
   /** Copies exactly the version with this entity tag (a `conflict` DomainError if it changed meanwhile). */

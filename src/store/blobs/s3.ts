@@ -47,8 +47,8 @@ export class S3BlobStore implements BlobStore {
   private directUploads(): DirectUploads {
     const bucket = this.settings.bucket;
     return {
-      presignPut: (key, ttlSeconds) =>
-        getSignedUrl(this.presigner, new PutObjectCommand({ Bucket: bucket, Key: checkBlobKey(key) }), { expiresIn: ttlSeconds }),
+      presignPut: (key, ttlSeconds, signedAt) =>
+        getSignedUrl(this.presigner, new PutObjectCommand({ Bucket: bucket, Key: checkBlobKey(key) }), { expiresIn: ttlSeconds, signingDate: signedAt }),
       head: (key) => this.head(key),
       copy: async (from, to, etag) => {
         try {

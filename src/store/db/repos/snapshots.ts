@@ -1,4 +1,4 @@
-import type { CompiledQuery, Kysely, Selectable, UpdateObject } from 'kysely';
+import type { CompiledQuery, ExpressionBuilder, Kysely, Selectable, UpdateObject } from 'kysely';
 import { sql } from '../kysely.ts';
 import type { PageCursor } from '../../../kernel/pagination.ts';
 import { TRANSITIONS, type NewSnapshot, type Snapshot, type SnapshotMove, type SnapshotOutcome } from '../../../domain/snapshot.ts';
@@ -10,6 +10,13 @@ import { PanelAnswersRepo } from './panel-answers.ts';
 import { SimulationsRepo } from './simulations.ts';
 
 type SnapshotRow = Selectable<SnapshotsTable>;
+
+/**
+ * The snapshots a mind answers from, the one statement of the rule: completed, and linked to one of
+ * its twins (to `twinId` only, when given). An unlinked snapshot is kept but never used.
+ */
+export const answeringSnapshots = (twinId?: string) => (eb: ExpressionBuilder<Database, 'snapshots'>) =>
+  eb.and([eb('status', '=', 'completed'), twinId === undefined ? eb('digital_twin_id', 'is not', null) : eb('digital_twin_id', '=', twinId)]);
 type MemoryRow = Selectable<MemoriesTable>;
 
 const toSnapshot = (r: SnapshotRow): Snapshot => ({
@@ -114,13 +121,7 @@ export class SnapshotsRepo {
    * twins (to `twinId` only, when given). An unlinked snapshot is kept but never used.
    */
   completedIds(mindId: string, twinId?: string): Promise<Array<{ id: string }>> {
-    let q = this.db
-      .selectFrom('snapshots')
-      .select('id')
-      .where('mind_id', '=', mindId)
-      .where('status', '=', 'completed');
-    q = twinId === undefined ? q.where('digital_twin_id', 'is not', null) : q.where('digital_twin_id', '=', twinId);
-    return q.orderBy('created_at').orderBy('id').execute();
+    return this.db.selectFrom('snapshots').select('id').where('mind_id', '=', mindId).where(answeringSnapshots(twinId)).orderBy('created_at').orderBy('id').execute();
   }
 
   /** Which of these minds have a completed snapshot linked to a twin (a memory to answer from). */
@@ -132,8 +133,7 @@ export class SnapshotsRepo {
         .select('mind_id')
         .distinct()
         .where('mind_id', 'in', mindIds.slice(i, i + 500))
-        .where('status', '=', 'completed')
-        .where('digital_twin_id', 'is not', null)
+        .where(answeringSnapshots())
         .execute();
       for (const r of rows) found.add(r.mind_id);
     }
