@@ -20,6 +20,7 @@ suites(import.meta.url, [
   'api.minds',
   'api.usage',
   'api.tags',
+  'api.corrections',
   'api.simulations',
   'api.simulation-turns',
   'api.passages',

@@ -31,6 +31,7 @@ import { signedUrlRoutes, uploadReceiverRoutes } from './routes/uploads.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { exportRoutes } from './routes/export.ts';
 import { auditRoutes } from './routes/audit.ts';
+import { correctionRoutes } from './routes/corrections.ts';
 import { webhookEventRoutes, webhookReceiverRoutes } from './routes/webhooks.ts';
 import { lazyChildLogger } from './lazy-logger.ts';
 import { docsCsp, registerSecurityHeaders, uploadOriginsOf, useApiSecurityHeaders } from './security.ts';
@@ -178,6 +179,7 @@ const apiScope =
     await api.register(snapshotRoutes(s, cfg));
     await api.register(simulateRoutes(s));
     await api.register(simulationRoutes(s));
+    await api.register(correctionRoutes(s, cfg));
     await api.register(panelRoutes(s));
     await api.register(profileRoutes(s));
     await api.register(digitalTwinRoutes(s));

@@ -7,7 +7,7 @@ import { ServiceBackend } from '../../src/http/routes/mcp.ts';
 import { PAGE_AUDITED, PAGE_NOT_CONTENT } from '../../src/web/audit-pages.ts';
 import type { AccessLogRow } from '../../src/store/db/repos/access-log.ts';
 import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
-import { buildWorld, dashboardSession, panelOf, simulationOf, type Session, type World } from '../support/abuse.ts';
+import { buildWorld, correctionOf, dashboardSession, panelOf, simulationOf, type Session, type World } from '../support/abuse.ts';
 import { startInProcess, type InProcess } from '../support/inproc.ts';
 import { ROUTES, send, type Targets } from '../support/owasp-routes.ts';
 
@@ -39,14 +39,14 @@ const rowsOfA = async (): Promise<AccessLogRow[]> => s.ctx.store.repos.accessLog
 async function targets(): Promise<Targets> {
   const [key] = await s.ctx.services.accounts.listApiKeys(w.a.accountId);
   const p = w.a;
-  return { mindId: p.mindId, twinId: p.twinId, snapshotId: p.snapshotId, artifactId: p.artifactId, pendingArtifactId: p.pendingArtifactId, signature: new URL(p.signedUrl).search.slice(1), keyId: key?.id ?? '', tagId: p.tagId, simulationId: p.simulationId, panelId: p.panelId };
+  return { mindId: p.mindId, twinId: p.twinId, snapshotId: p.snapshotId, artifactId: p.artifactId, pendingArtifactId: p.pendingArtifactId, signature: new URL(p.signedUrl).search.slice(1), keyId: key?.id ?? '', tagId: p.tagId, simulationId: p.simulationId, panelId: p.panelId, correctionId: p.correctionId };
 }
 
 /** A mind of A's to delete or change (a pending snapshot: no worker runs), and a simulation and panel of A's main mind. */
 async function throwaway(): Promise<Targets> {
   const { mind, digitalTwin } = await s.ctx.services.minds.create(auth(), 'Audit throwaway');
   const snapshot = await s.ctx.services.snapshots.createFromFile(auth(), mind.id, { bytes: Buffer.from(teamsVtt(sampleInterview().slice(0, 4))) }, {});
-  return { ...(await targets()), mindId: mind.id, twinId: digitalTwin.id, snapshotId: snapshot.mindAssessmentId, simulationId: await simulationOf(s, w.a), panelId: await panelOf(s, w.a) };
+  return { ...(await targets()), mindId: mind.id, twinId: digitalTwin.id, snapshotId: snapshot.mindAssessmentId, simulationId: await simulationOf(s, w.a), panelId: await panelOf(s, w.a), correctionId: await correctionOf(s, { accountId: w.a.accountId, mindId: mind.id }) };
 }
 
 /** The mind a route's row must name: the one in its path or body, A's main mind (simulations, panels), or none (lists). */

@@ -24,6 +24,8 @@ export interface Targets {
   simulationId: string;
   /** A panel of the account's (queued). */
   panelId: string;
+  /** A correction of the account's mind. */
+  correctionId: string;
 }
 
 export interface Req {
@@ -96,6 +98,11 @@ const V1_AND_OTHERS: Record<string, RouteSpec> = {
   'GET /api/public/v1/simulations': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/simulations?mindId=${t.mindId}` }) },
   'GET /api/public/v1/simulations/:simulationId': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/simulations/${t.simulationId}` }) },
   'DELETE /api/public/v1/simulations/:simulationId': { kind: 'api', owned: true, destructive: true, req: (t) => ({ url: `${API}/simulations/${t.simulationId}` }) },
+  'POST /api/public/v1/simulations/:simulationId/corrections': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/simulations/${t.simulationId}/corrections`, json: { answer: 'Coffee first, then the news.' } }) },
+  'POST /api/public/v1/minds/:mindId/corrections': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/corrections`, json: { scenario: 'Tea or coffee?', answer: 'Tea, always.' } }) },
+  'GET /api/public/v1/minds/:mindId/corrections': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/corrections` }) },
+  'GET /api/public/v1/minds/:mindId/corrections/:correctionId': { kind: 'api', owned: true, inner: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/corrections/${t.correctionId}` }) },
+  'DELETE /api/public/v1/minds/:mindId/corrections/:correctionId': { kind: 'api', owned: true, inner: true, destructive: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/corrections/${t.correctionId}` }) },
   'POST /api/public/v1/panels': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/panels`, json: { mindIds: [t.mindId], questions: [{ text: 'Do you run?', type: 'single', options: ['Yes', 'No'] }] } }) },
   'GET /api/public/v1/panels': { kind: 'api', req: none(`${API}/panels`) },
   'GET /api/public/v1/panels/:panelId': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/panels/${t.panelId}` }) },

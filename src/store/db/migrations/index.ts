@@ -14,6 +14,7 @@ import * as m012 from './012_privacy.ts';
 import * as m013redaction from './013_redaction.ts';
 import * as m013retention from './013_retention.ts';
 import * as m014 from './014_email_keys.ts';
+import * as m015 from './015_corrections.ts';
 
 /** Migrations are versioned in the repo and applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '013_redaction': m013redaction,
   '013_retention': m013retention,
   '014_email_keys': m014,
+  '015_corrections': m015,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -4,6 +4,7 @@ import { AccessLogRepo } from './access-log.ts';
 import { AccountsRepo, ApiKeysRepo } from './accounts.ts';
 import { ArtifactsRepo } from './artifacts.ts';
 import { ConsentRepo } from './consent.ts';
+import { CorrectionsRepo } from './corrections.ts';
 import { ExportRepo } from './export.ts';
 import { RetentionRepo } from './retention.ts';
 import { MindDetailsRepo } from './mind-details.ts';
@@ -55,6 +56,8 @@ export interface Repos {
   exports: ExportRepo;
   /** What the retention sweep finds past an account's retention period. */
   retention: RetentionRepo;
+  /** Minds' corrections: what the person would really say (issue 32). */
+  corrections: CorrectionsRepo;
 }
 
 export function makeRepos(db: Kysely<Database>): Repos {
@@ -84,5 +87,6 @@ export function makeRepos(db: Kysely<Database>): Repos {
     consent: new ConsentRepo(db),
     exports: new ExportRepo(db),
     retention: new RetentionRepo(db),
+    corrections: new CorrectionsRepo(db),
   };
 }
