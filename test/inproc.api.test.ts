@@ -21,6 +21,7 @@ suites(import.meta.url, [
   'api.usage',
   'api.tags',
   'api.corrections',
+  'api.corrections-answers',
   'api.simulations',
   'api.simulation-turns',
   'api.passages',
