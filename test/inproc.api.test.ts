@@ -22,6 +22,7 @@ suites(import.meta.url, [
   'api.tags',
   'api.corrections',
   'api.corrections-answers',
+  'api.corrections-llm',
   'api.simulations',
   'api.simulation-turns',
   'api.passages',
