@@ -13,6 +13,7 @@
  */
 import { UseLiteEncoder } from '../src/memory/encoder/use-lite.ts';
 import { dot } from '../src/memory/vector-math.ts';
+import { splitScenario } from '../src/memory/search/scenario.ts';
 import { cachedDataset } from '../train/cached-dataset.ts';
 import { threeParaphrases } from './paraphrases.ts';
 
@@ -21,12 +22,17 @@ const people = cachedDataset(SEED, { train: 0, validation: 110, test: 0 }).filte
 const encoder = await UseLiteEncoder.load();
 const own: number[] = [];
 const nearestOther: number[] = [];
+/** The same with a correction's scenario also read as its ask alone (the larger of the two cosines). */
+const ownAsk: number[] = [];
+const nearestOtherAsk: number[] = [];
 let questions = 0;
 for (const person of people) {
   const asked = [...new Set(person.examples.map((e) => e.question.trim()))];
   if (asked.length < 2) continue;
   questions += asked.length;
   const qv = await encoder.embed(asked);
+  const av = await encoder.embed(asked.map((q) => splitScenario(q).ask));
+  const either = (v: Float32Array, j: number) => Math.max(dot(v, qv[j] as Float32Array), dot(v, av[j] as Float32Array));
   const paras = asked.flatMap((q) => threeParaphrases(q));
   const pv = await encoder.embed(paras);
   paras.forEach((_, k) => {
@@ -34,6 +40,8 @@ for (const person of people) {
     const v = pv[k] as Float32Array;
     own.push(dot(v, qv[i] as Float32Array));
     nearestOther.push(Math.max(...qv.filter((_, j) => j !== i).map((w) => dot(v, w))));
+    ownAsk.push(either(v, i));
+    nearestOtherAsk.push(Math.max(...qv.map((_, j) => j).filter((j) => j !== i).map((j) => either(v, j))));
   });
 }
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor(q * (xs.length - 1))] ?? NaN;
@@ -42,6 +50,8 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 console.log(`${questions} questions of ${people.length} validation people, ${own.length} paraphrases`);
 console.log(`cosine with its own question:        p5 ${f(quantile(own, 0.05))}  p10 ${f(quantile(own, 0.1))}  median ${f(quantile(own, 0.5))}`);
 console.log(`cosine with the nearest other one:   median ${f(quantile(nearestOther, 0.5))}  p90 ${f(quantile(nearestOther, 0.9))}  p99 ${f(quantile(nearestOther, 0.99))}`);
+function table(label: string, own: number[], nearestOther: number[]): void {
+console.log(label);
 for (let t = 0.4; t <= 0.9001; t += 0.025) {
   const reach = own.filter((x) => x >= t).length;
   const other = nearestOther.filter((x) => x >= t).length;
@@ -50,3 +60,6 @@ for (let t = 0.4; t <= 0.9001; t += 0.025) {
   const led = own.filter((x, i) => x >= t || (nearestOther[i] ?? 0) >= t).length;
   console.log(`cosine ≥ ${f(t)}: own question reached ${pct(reach / own.length)}  another passes ${pct(other / own.length)}  right when one leads ${pct(right / Math.max(1, led))}`);
 }
+}
+table('the whole scenarios:', own, nearestOther);
+table("the whole scenario asked against a correction's whole scenario or its ask alone:", ownAsk, nearestOtherAsk);

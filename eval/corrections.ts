@@ -9,7 +9,7 @@
  * interview's other questions, reworded, and the held-out ones left uncorrected; target ≤ 2%), and
  * content F1 on the corrected questions before and after. Writes its section of EVAL.md.
  *
- *   npm run eval:corrections [-- --out EVAL.md]
+ *   npm run eval:corrections [-- --out EVAL.md] [--limit N]   (N: the first N interviews only)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,7 +30,7 @@ const UNRELATED_PER = 12;
 const WRONG_BELOW = 0.2;
 export const SECTION = '## Issue 32: corrections';
 
-const { values } = parseArgs({ options: { out: { type: 'string', default: 'EVAL.md' } } });
+const { values } = parseArgs({ options: { out: { type: 'string', default: 'EVAL.md' }, limit: { type: 'string' } } });
 
 interface Answer {
   saying: string;
@@ -55,7 +55,7 @@ async function buildMind(api: Client, interview: Interview, heldOut: readonly Qa
 }
 
 const dir = path.resolve(REPO_ROOT, DEFAULT_INTERVIEWS);
-const interviews = readInterviews(dir);
+const interviews = readInterviews(dir, values.limit ? Number(values.limit) : Infinity);
 const srv = await startService({ LOG_LEVEL: 'warn', WORKER_CONCURRENCY: '2' });
 const api = client(srv.api, srv.apiKey);
 const totals = { heldOut: 0, corrected: 0, asked: 0, fromCorrection: 0, unrelated: 0, changed: 0 };

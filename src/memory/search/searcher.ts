@@ -14,7 +14,7 @@ import type { MindMemory } from '../mind-memory.ts';
 import type { RankingParams } from '../params/params.ts';
 import { PREPARED_QUERIES } from '../tuning.ts';
 import { prepareQuery, searchMind, type PreparedQuery, type SearchResult } from './search.ts';
-import { matchingCorrections, type CorrectionMatch, type CorrectionMemory } from './corrections.ts';
+import { correctionTexts, matchingCorrections, type CorrectionMatch, type CorrectionMemory } from './corrections.ts';
 
 export class Searcher {
   private encoder: Promise<SentenceEncoder> | null = null;
@@ -63,12 +63,15 @@ export class Searcher {
 
   /**
    * The mind's corrections that answer the scenario, best first (search/corrections.ts): the scenario
-   * and each correction's scenario embedded whole, each once while it stays in the LRU. None without corrections.
+   * embedded whole, each correction's scenario whole and as its ask, each text once while it stays
+   * in the LRU. None without corrections.
    */
   async corrections(scenario: string, corrections: readonly CorrectionMemory[] = []): Promise<CorrectionMatch[]> {
     if (corrections.length === 0) return [];
-    const [asked, ...vectors] = await this.phraseVectors([scenario.trim(), ...corrections.map((c) => c.scenario.trim())]);
-    return asked ? matchingCorrections(scenario, asked, corrections, vectors) : [];
+    const texts = corrections.map(correctionTexts);
+    const [asked, ...vectors] = await this.phraseVectors([scenario.trim(), ...texts.flat()]);
+    const pairs = corrections.map((_, i) => vectors.slice(2 * i, 2 * i + 2));
+    return asked ? matchingCorrections(scenario, asked, corrections, pairs) : [];
   }
 
   /** The encoder's id: the passages stored by the analysis threads must come from the same. */
