@@ -24,6 +24,7 @@ import { PanelRunner } from './domain/panel-runner.ts';
 import { RUN_PANEL_UNIT } from './domain/panel.ts';
 import { TagService } from './domain/tags.ts';
 import { CorrectionService } from './domain/corrections.ts';
+import { ReviewLinkService } from './domain/review-links.ts';
 import { UploadService } from './domain/uploads.ts';
 import { UsageService } from './domain/usage.ts';
 import { ExportService } from './domain/export.ts';
@@ -148,6 +149,8 @@ export async function compose(
     log.warn({ err }, 'answered simulation turns could not be stored yet; they stay in the journal and are tried again'),
   );
   const simulations = new SimulationHistory(store, minds, turns);
+  const corrections = new CorrectionService(store, minds, simulations, rt).redacting(redaction);
+  const accessLog = new AccessLogService(store, rt, config.auditRetentionDays);
   const services: Services = {
     accounts,
     logins: new LoginService(store.repos, rt, { requireConsent: config.requireConsent }),
@@ -171,8 +174,9 @@ export async function compose(
     usage,
     exports: new ExportService(store, blobs, minds, turns, rt),
     privacy: new PrivacySettingsService(store.repos),
-    accessLog: new AccessLogService(store, rt, config.auditRetentionDays),
-    corrections: new CorrectionService(store, minds, simulations, rt).redacting(redaction),
+    accessLog,
+    corrections,
+    reviewLinks: new ReviewLinkService({ store, minds, simulations, corrections, accessLog }, rt, config.publicUrl),
   };
   // The access log's triggers read the retention from the database: every process writes its own at start.
   await services.accessLog.applyRetention();

@@ -32,6 +32,7 @@ import { usageRoutes } from './routes/usage.ts';
 import { exportRoutes } from './routes/export.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { correctionRoutes } from './routes/corrections.ts';
+import { reviewLinkRoutes } from './routes/review-links.ts';
 import { webhookEventRoutes, webhookReceiverRoutes } from './routes/webhooks.ts';
 import { lazyChildLogger } from './lazy-logger.ts';
 import { docsCsp, registerSecurityHeaders, uploadOriginsOf, useApiSecurityHeaders } from './security.ts';
@@ -180,6 +181,7 @@ const apiScope =
     await api.register(simulateRoutes(s));
     await api.register(simulationRoutes(s));
     await api.register(correctionRoutes(s, cfg));
+    await api.register(reviewLinkRoutes(s));
     await api.register(panelRoutes(s));
     await api.register(profileRoutes(s));
     await api.register(digitalTwinRoutes(s));

@@ -76,6 +76,10 @@ export const API_AUDITED: Readonly<Record<string, AuditSpec>> = {
   'GET /minds/:mindId/corrections/:correctionId': { action: 'correction.read', minds: paramMind, resource: param('correctionId') },
   'DELETE /minds/:mindId/corrections/:correctionId': { action: 'correction.delete', minds: paramMind, resource: param('correctionId') },
   'POST /simulations/:simulationId/corrections': { action: 'correction.create', minds: correctedMind, resource: (c) => str(pick(c.payload, 'correction', 'id')) },
+  // Review links open the mind's answers to the person: made, listed and revoked (the person's own reads and corrections are logged as review-link:<id>).
+  'POST /minds/:mindId/review-links': { action: 'review_link.create', minds: paramMind, resource: (c) => str(pick(c.payload, 'reviewLink', 'id')) },
+  'GET /minds/:mindId/review-links': { action: 'review_links.list', minds: paramMind },
+  'DELETE /minds/:mindId/review-links/:linkId': { action: 'review_link.revoke', minds: paramMind, resource: param('linkId') },
   // Panels: their minds are asked, their results and answers read, their answers deleted.
   'POST /panels': { action: 'panel.create', minds: newPanelMinds, resource: panelId },
   // The list names the minds each panel left out (no completed snapshot): their names.

@@ -14,3 +14,15 @@ export interface CorrectionsTable {
   /** Who wrote it: `key:<api key id>`, `user:<account id>` (a dashboard session), `review-link:<id>`. */
   created_by: string;
 }
+
+/** A review link of a mind (migration 016_review_links; domain/review-links.ts): only its token's hash is kept. */
+export interface ReviewLinksTable {
+  id: string;
+  mind_id: string;
+  account_id: string;
+  /** SHA-256 (hex) of the link's random token; the token is shown once and never stored. */
+  token_hash: string;
+  expires_at: string;
+  revoked_at: string | null;
+  created_at: string;
+}

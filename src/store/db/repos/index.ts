@@ -7,6 +7,7 @@ import { ConsentRepo } from './consent.ts';
 import { CorrectionsRepo } from './corrections.ts';
 import { ExportRepo } from './export.ts';
 import { RetentionRepo } from './retention.ts';
+import { ReviewLinksRepo } from './review-links.ts';
 import { MindDetailsRepo } from './mind-details.ts';
 import { DigitalTwinsRepo } from './digital-twins.ts';
 import { MindsRepo } from './minds.ts';
@@ -58,6 +59,8 @@ export interface Repos {
   retention: RetentionRepo;
   /** Minds' corrections: what the person would really say (issue 32). */
   corrections: CorrectionsRepo;
+  /** Review links: the person reads and corrects their twin's answers without an account (issue 32). */
+  reviewLinks: ReviewLinksRepo;
 }
 
 export function makeRepos(db: Kysely<Database>): Repos {
@@ -88,5 +91,6 @@ export function makeRepos(db: Kysely<Database>): Repos {
     exports: new ExportRepo(db),
     retention: new RetentionRepo(db),
     corrections: new CorrectionsRepo(db),
+    reviewLinks: new ReviewLinksRepo(db),
   };
 }
