@@ -67,14 +67,17 @@ export function httpSettings(config: Config, extra: Partial<HttpSettings> = {}):
   };
 }
 
+/** A request's path as the log writes it: no query string, and a review link's token (the person's credential) left out. */
+const loggedPath = (url: string) => (url.split('?')[0] ?? '').replace(/^\/review\/[^/]+/, '/review/[token]');
+
 /** The Fastify application: cross-cutting plugins, the public API scope, and the unauthenticated receivers. */
 export async function buildApp(s: Services, cfg: HttpSettings, pages?: FastifyPluginAsync): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: cfg.logLevel,
-      // Never log query strings (signed-URL signatures) or headers (keys, Basic credentials).
+      // Never log query strings (signed-URL signatures), review links' tokens or headers (keys, Basic credentials).
       serializers: {
-        req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: req.url.split('?')[0], id: req.id }),
+        req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: loggedPath(req.url), id: req.id }),
       },
       redact: { paths: REDACT, censor: '[redacted]' },
       ...(cfg.logStream ? { stream: cfg.logStream as DestinationStream } : {}),

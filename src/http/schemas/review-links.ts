@@ -16,8 +16,7 @@ export const ReviewLink = z
   })
   .meta({ id: 'ReviewLink' });
 
-export const CreateReviewLink = z
-  .object({
+export const CreateReviewLinkBody = z.object({
     expiresInDays: z
       .number()
       .int()
@@ -25,8 +24,9 @@ export const CreateReviewLink = z
       .max(REVIEW_LINK_MAX_DAYS)
       .optional()
       .describe(`How many days the link opens, 1–${REVIEW_LINK_MAX_DAYS} (default ${REVIEW_LINK_DEFAULT_DAYS})`),
-  })
-  .default({});
+});
+/** The body may be left out: a link for the default period. */
+export const CreateReviewLink = CreateReviewLinkBody.default({});
 
 export const CreatedReviewLink = z.object({
   reviewLink: ReviewLink,
