@@ -5,13 +5,16 @@ import { CorrectionDeleted, CorrectionEnvelope, CorrectionList } from '../../src
 import { client, fileForm, waitForSnapshot, type Client, type Reply } from '../../testkit/http.ts';
 import { consentTo } from '../../testkit/consent.ts';
 import { startService, type Service } from '../../testkit/service.ts';
+import { PG_SKIP, createDatabase, type TestDatabase } from '../../testkit/scale.ts';
+import { RetentionService } from '../../src/domain/retention.ts';
+import { systemRuntime } from '../../src/kernel/runtime.ts';
 import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
 
 /**
  * Corrections in the API (issue 32, items 1 and 3), over real HTTP and storage with two accounts:
  * create, list (paged), read, delete, from a simulation's turn; 400 on empty or over-long text, 404 on
  * unknown or another account's ids; consent refusal, `stored` redaction, the access log, and erasure
- * with the mind and on withdrawal.
+ * with the mind and on withdrawal. The repository's queries also on PostgreSQL (TEST_DATABASE_URL).
  */
 let srv: Service;
 let api: Client;
@@ -181,5 +184,47 @@ describe('corrections in the API', () => {
       assert.deepEqual(rows, [], `no correction left after ${how}`);
       assert.equal((await api.get(`/minds/${mindId}/corrections`)).status, how === 'delete' ? 404 : 410);
     }
+  });
+});
+
+describe('corrections on PostgreSQL', { skip: PG_SKIP }, () => {
+  let db: TestDatabase;
+  let pg: Service;
+  let c: Client;
+  before(async () => {
+    db = await createDatabase();
+    pg = await startService({ DATABASE_URL: db.url, RUN_WORKER: 'false' });
+    c = client(pg.api, pg.apiKey);
+  });
+  after(async () => {
+    await pg?.close();
+    await db?.drop();
+  });
+
+  it('create, list paged with its count, read, delete, and erased with the mind', async () => {
+    const mindId = (await c.post('/minds', { name: 'On PostgreSQL' })).body.mind.id as string;
+    const made: string[] = [];
+    for (const n of [1, 2, 3]) made.push(conforms(CorrectionEnvelope, await c.post(`/minds/${mindId}/corrections`, { scenario: `Question ${n}?`, answer: `Answer ${n}.` }), 201).correction.id);
+    const page1 = await c.get(`/minds/${mindId}/corrections?limit=2`);
+    const first = conforms(CorrectionList, page1, 200);
+    assert.equal(first.count, 3);
+    const next = /<([^>]+)>; rel="next"/.exec(page1.headers.get('link') ?? '')?.[1] ?? assert.fail('a next page');
+    const second = conforms(CorrectionList, await c.get(next.slice(pg.api.length)), 200);
+    assert.deepEqual([...first.corrections, ...second.corrections].map((x) => x.id).sort(), [...made].sort());
+    assert.equal((await c.get(`/minds/${mindId}/corrections/${made[0]}`)).body.correction.answer, 'Answer 1.');
+    assert.equal((await c.del(`/minds/${mindId}/corrections/${made[0]}`)).status, 200);
+    assert.equal((await c.get(`/minds/${mindId}/corrections/${made[0]}`)).status, 404);
+    assert.equal((await c.del(`/minds/${mindId}`)).status, 204);
+    assert.deepEqual(await pg.ctx.store.repos.corrections.ofMind(mindId), []);
+  });
+
+  it('the retention sweep finds and erases the old ones', async () => {
+    const kept = (await c.post('/minds', { name: 'Retained on PostgreSQL' })).body.mind.id as string;
+    const old = (await c.post(`/minds/${kept}/corrections`, { scenario: 'Old?', answer: 'Old.' })).body.correction.id as string;
+    assert.equal((await c.put('/account/privacy', { retentionDays: 30 })).status, 200);
+    const later = { ...systemRuntime, now: () => new Date(Date.now() + 31 * 24 * 3600_000) };
+    const report = await new RetentionService(pg.ctx.store, pg.ctx.services.snapshots, later).sweep();
+    assert.equal(report.corrections, 1);
+    assert.equal((await c.get(`/minds/${kept}/corrections/${old}`)).status, 404);
   });
 });
