@@ -2636,6 +2636,259 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/v1/minds/{mindId}/review-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the mind's review links, newest first (without their tokens) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first (at most 200) */
+                            reviewLinks: components["schemas"]["ReviewLink"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Make a review link for the person behind the mind
+         * @description Through the link (`url`, shown only in this answer) the person reads the mind's recent answers and confirms or corrects them without an account; each correction is a correction of the mind by `review-link:<id>`. The link shows that mind's answers and nothing else of the account. It expires after `expiresInDays` (default 14) and can be revoked.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description How many days the link opens, 1–90 (default 14) */
+                        expiresInDays?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            reviewLink: components["schemas"]["ReviewLink"];
+                            /** @description The link to give the person: shown this once (only a hash of its token is stored) */
+                            url: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/minds/{mindId}/review-links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a review link: it stops opening at once (410 for the person) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                    linkId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            reviewLink: components["schemas"]["ReviewLink"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/v1/panels": {
         parameters: {
             query?: never;
@@ -4955,6 +5208,22 @@ export interface components {
             /** @description Who wrote it: `key:<api key id>`, `user:<account id>` (the dashboard) or `review-link:<link id>` (the person) */
             createdBy: string;
         };
+        ReviewLinkInput: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            mindId: string;
+            /**
+             * @description Whether the link opens now: `expired` after expiresAt, `revoked` once revoked
+             * @enum {string}
+             */
+            status: "active" | "expired" | "revoked";
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            expiresAt: string;
+            revokedAt: string | null;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
+        };
         Consent: {
             /**
              * @description unknown: no consent on record. A withdrawn mind is erased and answers 410 CONSENT_WITHDRAWN
@@ -5695,6 +5964,22 @@ export interface components {
             createdAt: string;
             /** @description Who wrote it: `key:<api key id>`, `user:<account id>` (the dashboard) or `review-link:<link id>` (the person) */
             createdBy: string;
+        };
+        ReviewLink: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            mindId: string;
+            /**
+             * @description Whether the link opens now: `expired` after expiresAt, `revoked` once revoked
+             * @enum {string}
+             */
+            status: "active" | "expired" | "revoked";
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            expiresAt: string;
+            revokedAt: string | null;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
         };
     };
     responses: never;
