@@ -4,6 +4,7 @@ import { systemRuntime, type Runtime } from '../src/kernel/runtime.ts';
 import { client, fileForm, waitForSnapshot, type Client } from '../testkit/http.ts';
 import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
 import { startService, type Service } from '../testkit/service.ts';
+import { PG_SKIP, createDatabase, type TestDatabase } from '../testkit/scale.ts';
 import { WebClient } from './support/web.ts';
 
 /**
@@ -12,7 +13,8 @@ import { WebClient } from './support/web.ts';
  * mind's recent answers and nothing else of the account, confirms one and corrects another (a
  * correction of the mind by `review-link:<id>`, in the access log under that actor). An unknown
  * token is 404, an expired one (the service's clock moved) and a revoked one 410, each a page a
- * person can read; another account can neither list nor revoke the links.
+ * person can read; another account can neither list nor revoke the links. The repository's queries
+ * also on PostgreSQL (TEST_DATABASE_URL).
  */
 const DAY = 86_400_000;
 const clock = { offsetMs: 0 };
@@ -179,5 +181,44 @@ describe('review links', () => {
     assert.equal((await api.del(`/minds/${mind}`)).status, 204);
     assert.equal((await new WebClient(srv.baseUrl).get(`/review/${tokenOf(link.url)}`)).status, 404);
     assert.equal((await srv.ctx.store.repos.reviewLinks.byId(srv.ownerAccountId, mind, link.reviewLink.id)), undefined);
+  });
+});
+
+describe('review links on PostgreSQL', { skip: PG_SKIP }, () => {
+  let db: TestDatabase;
+  let pg: Service;
+  let c: Client;
+  before(async () => {
+    db = await createDatabase();
+    pg = await startService({ DATABASE_URL: db.url, RUN_WORKER: 'false' }, { rt });
+    c = client(pg.api, pg.apiKey);
+  });
+  after(async () => {
+    await pg?.close();
+    await db?.drop();
+  });
+
+  it('made, opened by the token, expired on the clock, revoked, and erased with the mind', async () => {
+    const mind = (await c.post('/minds', { name: 'Reviewed on PostgreSQL' })).body.mind.id as string;
+    const made = await c.post(`/minds/${mind}/review-links`, { expiresInDays: 1 });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const person = new WebClient(pg.baseUrl);
+    const path = `/review/${tokenOf(made.body.url)}`;
+    const page = await person.get(path);
+    assert.equal(page.status, 200);
+    assert.match(page.text, /There are no answers to review yet/);
+    clock.offsetMs = DAY + 60_000;
+    try {
+      assert.equal((await person.get(path)).status, 410);
+    } finally {
+      clock.offsetMs = 0;
+    }
+    const revoked = await c.del(`/minds/${mind}/review-links/${made.body.reviewLink.id}`);
+    assert.equal(revoked.body.reviewLink.status, 'revoked');
+    assert.equal((await c.del(`/minds/${mind}/review-links/${made.body.reviewLink.id}`)).body.reviewLink.revokedAt, revoked.body.reviewLink.revokedAt);
+    assert.equal((await person.get(path)).status, 410);
+    assert.equal((await c.del(`/minds/${mind}`)).status, 204);
+    assert.equal((await person.get(path)).status, 404);
+    assert.deepEqual(await pg.ctx.store.repos.reviewLinks.ofMind(pg.ownerAccountId, mind, 10), []);
   });
 });
