@@ -166,6 +166,25 @@ describe('review links', () => {
     assert.equal(late.status, 410);
   });
 
+  it('refuses a correction the consent on record does not cover (403, a readable page, logged as denied)', async () => {
+    const { reviewLink, url } = await makeLink(mindId);
+    const person = new WebClient(srv.baseUrl);
+    const path = `/review/${tokenOf(url)}`;
+    assert.equal((await api.put('/account/privacy', { requireConsent: true })).status, 200);
+    try {
+      const refused = await person.submit(`${path}/answers/${secondSimulationId}/correct`, { answer: 'Without consent.' }, path);
+      assert.equal(refused.status, 403);
+      assert.match(refused.text, /Your answer could not be saved/);
+      assert.match(refused.text, /consent/i);
+    } finally {
+      assert.equal((await api.put('/account/privacy', { requireConsent: false })).status, 200);
+    }
+    const list = await api.get(`/minds/${mindId}/corrections?limit=200`);
+    assert.ok(!list.body.corrections.some((c: { answer: string }) => c.answer === 'Without consent.'));
+    const denied = (await auditOf(mindId)).filter((e) => e.actor === `review-link:${reviewLink.id}` && e.action === 'correction.create.denied');
+    assert.equal(denied.length, 1);
+  });
+
   it("keeps another account out: 404 on its mind's links, revocation and creation", async () => {
     const mine = await makeLink(mindId);
     assert.equal((await other.get(`/minds/${mindId}/review-links`)).status, 404);

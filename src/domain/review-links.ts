@@ -162,9 +162,15 @@ export class ReviewLinkService {
   /** The person's own answer to the simulation's latest message: a correction of the mind by `review-link:<id>`. */
   async correct(open: OpenReviewLink, simulationId: string, input: { answer: string; note?: string | undefined }, ip: string | null): Promise<Correction> {
     await this.requireAnswer(open, simulationId);
-    const correction = await this.corrections.fromSimulation(open.auth, simulationId, input, open.actor);
-    await this.record(open, 'correction.create', correction.id, ip);
-    return correction;
+    try {
+      const correction = await this.corrections.fromSimulation(open.auth, simulationId, input, open.actor);
+      await this.record(open, 'correction.create', correction.id, ip);
+      return correction;
+    } catch (err) {
+      // A refused use (consent) is worth knowing of, as the audit trail logs the routes' 403s.
+      if (err instanceof DomainError && err.kind === 'forbidden') await this.record(open, 'correction.create.denied', simulationId, ip);
+      throw err;
+    }
   }
 
   /** Only this mind's simulations: any other id (another mind's, another account's) is 404. */

@@ -14,11 +14,14 @@ const CorrectionForm = z.object({
   note: z.string().trim().max(MAX_CORRECTION_NOTE).optional().transform((v) => (v ? v : undefined)),
 });
 
-/** A closed link (unknown 404, expired or revoked 410) as a page the person can read: nothing else of the account. */
+/** A closed link (unknown 404, expired or revoked 410) or a refused correction (403: consent) as a page the person can read: nothing else of the account. */
 async function closed<T>(req: FastifyRequest, reply: FastifyReply, run: () => Promise<T>): Promise<T | FastifyReply> {
   try {
     return await run();
   } catch (err) {
+    if (err instanceof DomainError && err.kind === 'forbidden') {
+      return render(req, reply, 'review-closed', { title: 'Your answer could not be saved', message: `${err.message} Nothing was changed; the people who sent you this link can tell you more.` }, 403);
+    }
     if (!(err instanceof DomainError) || (err.kind !== 'not_found' && err.kind !== 'gone')) throw err;
     const unknown = err.code === 'review_link_not_found';
     const title = unknown ? 'This review link does not exist' : err.code.startsWith('review_link_') ? 'This review link no longer opens' : 'Not found';
