@@ -16,9 +16,9 @@ export default {
     {
       name: 'adapters-not-to-domain-services',
       severity: 'error',
-      comment: 'Adapters use ports and entities (snapshot, conversation, panel, rate-limit store port, secrets, e-mail addresses), never domain services.',
+      comment: 'Adapters use ports and entities (snapshot, conversation, panel, correction, rate-limit store port, secrets, e-mail addresses), never domain services.',
       from: { path: '^src/(store|ingest|memory|engines)/' },
-      to: { path: '^src/domain/', pathNot: '^src/domain/(snapshot|conversation|panel|rate-limits|secrets|email)[.]ts$' },
+      to: { path: '^src/domain/', pathNot: '^src/domain/(snapshot|conversation|panel|correction|rate-limits|secrets|email)[.]ts$' },
     },
     {
       name: 'domain-not-to-delivery',

@@ -153,12 +153,16 @@ async function main(): Promise<void> {
   // The hand-written account of issue 29's measurements (which data each number saw, twelve answers before and after): carried over.
   const issue29 = sectionOf(before, ISSUE_29_SECTION);
   if (issue29) text = withSection(text, issue29, ISSUE_29_SECTION);
+  // Issue 32's corrections (`npm run eval:corrections`): carried over as it stands.
+  const issue32 = sectionOf(before, ISSUE_32_SECTION);
+  if (issue32) text = withSection(text, issue32, ISSUE_32_SECTION);
   fs.writeFileSync(opts.out, text);
   console.log(report);
   console.error(`Run time: ${seconds.toFixed(0)} s; report written to ${shown(opts.out)}`);
 }
 
 const ISSUE_29_SECTION = '## Issue 29: the answer, measured (what each number saw)';
+const ISSUE_32_SECTION = '## Issue 32: corrections';
 
 try {
   await main();

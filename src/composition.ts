@@ -23,6 +23,8 @@ import { PendingTurns } from './domain/pending-turns.ts';
 import { PanelRunner } from './domain/panel-runner.ts';
 import { RUN_PANEL_UNIT } from './domain/panel.ts';
 import { TagService } from './domain/tags.ts';
+import { CorrectionService } from './domain/corrections.ts';
+import { ReviewLinkService } from './domain/review-links.ts';
 import { UploadService } from './domain/uploads.ts';
 import { UsageService } from './domain/usage.ts';
 import { ExportService } from './domain/export.ts';
@@ -146,6 +148,9 @@ export async function compose(
   const turns = new PendingTurns(store, { flushMs: config.simulationFlushMs, sharedDatabase: Boolean(config.store.databaseUrl) }, (err) =>
     log.warn({ err }, 'answered simulation turns could not be stored yet; they stay in the journal and are tried again'),
   );
+  const simulations = new SimulationHistory(store, minds, turns);
+  const corrections = new CorrectionService(store, minds, simulations, rt).redacting(redaction);
+  const accessLog = new AccessLogService(store, rt, config.auditRetentionDays);
   const services: Services = {
     accounts,
     logins: new LoginService(store.repos, rt, { requireConsent: config.requireConsent }),
@@ -161,7 +166,7 @@ export async function compose(
     twins: new DigitalTwinService(store, minds, rt),
     psychometrics: new PsychometricsService(store, minds, snapshots),
     simulation: new SimulationService(store, minds, engines, config.strictModels, memories, rt, turns).redacting(redaction),
-    simulations: new SimulationHistory(store, minds, turns),
+    simulations,
     panels: new PanelService(store, engines, { maxAnswers: config.panelMaxAnswers, strictModels: config.strictModels }, rt),
     profiles,
     webhooks: new WebhookService(store, rt, `${config.publicUrl}/webhook`),
@@ -169,7 +174,9 @@ export async function compose(
     usage,
     exports: new ExportService(store, blobs, minds, turns, rt),
     privacy: new PrivacySettingsService(store.repos),
-    accessLog: new AccessLogService(store, rt, config.auditRetentionDays),
+    accessLog,
+    corrections,
+    reviewLinks: new ReviewLinkService({ store, minds, simulations, corrections, accessLog }, rt, config.publicUrl),
   };
   // The access log's triggers read the retention from the database: every process writes its own at start.
   await services.accessLog.applyRetention();

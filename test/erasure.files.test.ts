@@ -1,11 +1,12 @@
 /**
  * Erasure leaves nothing in the data folder's files (issue 30, item 4): after each path that erases
  * a person's words — a withdrawal of consent, a mind's deletion, a snapshot's deletion and the
- * retention sweep — a word planted in their transcript is in no file under DATA_DIR, byte for byte:
- * not in `mindsim.sqlite` (secure_delete zeroes what is deleted), not in its `-wal` (emptied by a
- * TRUNCATE checkpoint once the erasure commits) or `-shm`, not in a blob or the journal of answered
- * turns. Before each erasure the word is there (the scan sees it), and a mind that is kept keeps its
- * own. The service runs in this process with a clock the retention test moves.
+ * retention sweep — a word planted in their transcript (and in a correction of the mind, issue 32)
+ * is in no file under DATA_DIR, byte for byte: not in `mindsim.sqlite` (secure_delete zeroes what
+ * is deleted), not in its `-wal` (emptied by a TRUNCATE checkpoint once the erasure commits) or
+ * `-shm`, not in a blob or the journal of answered turns. Before each erasure the word is there
+ * (the scan sees it), and a mind that is kept keeps its own. The service runs in this process
+ * with a clock the retention test moves.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
@@ -46,11 +47,22 @@ async function snapshot(mindId: string, vtt: string): Promise<string> {
   return s.mindAssessmentId;
 }
 
+/** A correction of the mind (issue 32) whose answer says `word`, through the API. */
+async function correct(mindId: string, word: string): Promise<void> {
+  const r = await fetch(`${srv.api}/minds/${mindId}/corrections`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${srv.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ scenario: 'What do you say before a race?', answer: `Before a race I say ${word} three times.`, note: `corrected: ${word}` }),
+  });
+  assert.equal(r.status, 201, await r.text());
+}
+
 /**
  * A mind whose person says `word`, in a snapshot (and `plain` more without it): simulated (the
- * scenario asks for the word), profiled, and asked in a panel whose open answers quote it.
+ * scenario asks for the word), profiled, and asked in a panel whose open answers quote it; with
+ * `corrected`, also in a correction of the mind (which a snapshot's deletion leaves).
  */
-async function populate(name: string, word: string, plain = 0): Promise<{ mindId: string; snapshotId: string }> {
+async function populate(name: string, word: string, plain = 0, corrected = true): Promise<{ mindId: string; snapshotId: string }> {
   const { mind } = await sdk.minds.create(name);
   const snapshotId = await snapshot(mind.id, teamsVtt(withWord(word)));
   for (let i = 0; i < plain; i++) await snapshot(mind.id, zoomVtt(sampleInterview()));
@@ -58,6 +70,7 @@ async function populate(name: string, word: string, plain = 0): Promise<{ mindId
   await sdk.minds.profile(mind.id);
   const { panel } = await sdk.panels.create({ mindIds: [mind.id], questions: [{ id: 'word', text: 'Which word do you say before every run?', type: 'open' }] });
   await sdk.panels.wait(panel.id, { intervalMs: 20, maxIntervalMs: 100, timeoutMs: 60_000 });
+  if (corrected) await correct(mind.id, word);
   return { mindId: mind.id, snapshotId };
 }
 
@@ -100,7 +113,7 @@ describe('erasure leaves no byte of the words in the data folder', { concurrency
   });
 
   it("after a snapshot's deletion (the mind and its other snapshot kept)", async (t) => {
-    const { mindId, snapshotId } = await populate('Half Person', 'Plithemorax', 1);
+    const { mindId, snapshotId } = await populate('Half Person', 'Plithemorax', 1, false);
     await erasing(t, 'Plithemorax', async () => {
       await sdk.snapshots.delete(mindId, snapshotId);
       assert.equal(sdk.last?.status, 200);

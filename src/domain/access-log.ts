@@ -12,8 +12,11 @@ const PURGE_MARGIN_MS = 3600_000;
 /** Rows per INSERT: far below SQLite's and PostgreSQL's limits on bound parameters (8 per row). */
 const INSERT_CHUNK = 500;
 
-/** Who did it: an API key (`key:<id>`), a dashboard session (`user:<accountId>`), the operator's CLI, or a scheduled job. */
-export type Actor = `key:${string}` | `user:${string}` | 'operator' | 'system';
+/**
+ * Who did it: an API key (`key:<id>`), a dashboard session (`user:<accountId>`), the person behind
+ * a mind through a review link (`review-link:<link id>`), the operator's CLI, or a scheduled job.
+ */
+export type Actor = `key:${string}` | `user:${string}` | `review-link:${string}` | 'operator' | 'system';
 
 export const actorOf = (auth: AuthContext): Actor => (auth.apiKeyId ? `key:${auth.apiKeyId}` : `user:${auth.accountId}`);
 

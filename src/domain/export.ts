@@ -8,6 +8,7 @@ import type { MindRow } from '../store/db/repos/minds.ts';
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './accounts.ts';
 import type { MessageContent } from './conversation.ts';
+import { correctionsEntry } from './export-corrections.ts';
 import { EXPORT_FORMAT, FORMAT_OF, NOT_INCLUDED, type ExportEntry, type MindExport } from './export-entries.ts';
 import type { MindService } from './minds.ts';
 import type { PendingTurns } from './pending-turns.ts';
@@ -148,6 +149,7 @@ export class ExportService {
         unit: 'simulations',
         items: () => this.simulations(auth.accountId, mindId),
       },
+      correctionsEntry(this.store.repos, mindId),
       {
         kind: 'table',
         path: 'panel-answers.csv',

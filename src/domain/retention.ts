@@ -15,6 +15,7 @@ export const RETENTION_ACTIONS = {
   snapshot: 'retention.erase_snapshot',
   simulation: 'retention.erase_simulation',
   panel: 'retention.erase_panel',
+  correction: 'retention.erase_correction',
 } as const;
 
 export const RETENTION_ACTOR = 'system';
@@ -26,6 +27,7 @@ export interface RetentionReport {
   snapshots: number;
   simulations: number;
   panels: number;
+  corrections: number;
 }
 
 const DAY_MS = 24 * 3600_000;
@@ -42,6 +44,7 @@ const BATCH = 100;
  * - snapshots received earlier (SnapshotService.delete: transcript, memories, passage vectors,
  *   profile, reflections, psychometrics, the conversations citing it, its upload and blob; this
  *   process's caches drop its memory at once, other processes' on their next read).
+ * - corrections written earlier (issue 32), one row each.
  * Conversations go before snapshots, so each old one gets a row of its own before a snapshot's
  * erasure takes those citing it along. The mind itself (its name and consent record) is kept.
  */
@@ -68,19 +71,20 @@ export class RetentionService {
   }
 
   async sweep(): Promise<RetentionReport> {
-    const report: RetentionReport = { accounts: 0, snapshots: 0, simulations: 0, panels: 0 };
+    const report: RetentionReport = { accounts: 0, snapshots: 0, simulations: 0, panels: 0, corrections: 0 };
     for (const account of await this.store.repos.retention.accounts()) {
       report.accounts++;
       const cutoff = iso(new Date(this.rt.now().getTime() - account.retention_days * DAY_MS));
       const auth: AuthContext = { accountId: account.id, tier: account.tier, apiKeyId: null };
-      const before = report.simulations + report.panels + report.snapshots;
+      const before = report.simulations + report.panels + report.snapshots + report.corrections;
       try {
         report.simulations += await this.eraseAll((limit) => this.store.repos.retention.simulationsBefore(auth.accountId, cutoff, limit), (item) => this.eraseSimulation(auth, item));
         report.panels += await this.eraseAll((limit) => this.store.repos.retention.panelsBefore(auth.accountId, cutoff, limit), (panel) => this.erasePanel(auth, panel));
         report.snapshots += await this.eraseAll((limit) => this.store.repos.retention.snapshotsBefore(auth.accountId, cutoff, limit), (item) => this.eraseSnapshot(auth, item));
+        report.corrections += await this.eraseAll((limit) => this.store.repos.corrections.before(auth.accountId, cutoff, limit), (item) => this.eraseCorrection(auth, item));
       } finally {
         // Once per account, not per item: what was erased leaves the database's files (Store.scrub).
-        if (report.simulations + report.panels + report.snapshots > before) await this.store.scrub();
+        if (report.simulations + report.panels + report.snapshots + report.corrections > before) await this.store.scrub();
       }
     }
     return report;
@@ -117,6 +121,14 @@ export class RetentionService {
       if (!(await repos.panels.delete(auth.accountId, panel.id))) return false;
       const minds = panel.mindIds.length > 0 ? panel.mindIds : [null];
       await repos.accessLog.append(minds.map((mindId) => this.row(auth, RETENTION_ACTIONS.panel, mindId, panel.id)));
+      return true;
+    });
+  }
+
+  private eraseCorrection(auth: AuthContext, item: RetainedItem): Promise<boolean> {
+    return this.store.transaction(async ({ repos }) => {
+      if (!(await repos.corrections.deleteById(auth.accountId, item.id))) return false;
+      await repos.accessLog.append([this.row(auth, RETENTION_ACTIONS.correction, item.mindId, item.id)]);
       return true;
     });
   }

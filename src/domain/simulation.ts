@@ -220,7 +220,7 @@ export class SimulationService {
           createdAt: turn.askedAt,
         },
         messages,
-        citedSnapshotIds: [...new Set([...(latest ? [latest] : []), ...result.evidence.map((e) => e.snapshotId)])],
+        citedSnapshotIds: [...new Set([...(latest ? [latest] : []), ...result.evidence.flatMap((e) => (e.snapshotId ? [e.snapshotId] : []))])],
       };
       if (!this.turns.add(answered)) {
         await this.store.transaction(({ repos }) => repos.simulations.insert(answered.simulation, messages));
@@ -347,7 +347,17 @@ export class SimulationService {
     const memory = await this.memories.memory(snapshotIds);
     const context = resolved.engine.wantsContext ? await this.memories.context(snapshotIds) : undefined;
     const redaction = this.redaction?.forMind(mind, memory);
-    const input = { mindName: mind.name, memory, scenario, ...(history.length ? { history } : {}), ...(context ? { context } : {}), ...(redaction ? { redaction } : {}) };
+    // The person's own corrections are searched with the passages (issue 32): one that answers the scenario leads.
+    const corrections = await this.store.repos.corrections.ofMind(mind.id);
+    const input = {
+      mindName: mind.name,
+      memory,
+      scenario,
+      ...(history.length ? { history } : {}),
+      ...(context ? { context } : {}),
+      ...(redaction ? { redaction } : {}),
+      ...(corrections.length ? { corrections } : {}),
+    };
     const result = await resolved.engine.simulate(input, onPart);
     return mind.redaction === 'off' ? result : { ...result, redactions: result.redactions ?? evidenceRedactions(result.evidence) };
   }

@@ -9,11 +9,16 @@ import type { MindProfile } from '../memory/profile-merge.ts';
 export interface EvidenceItem {
   text: string;
   speaker: string | null;
-  snapshotId: string;
+  /** The snapshot the words come from; null for a correction. */
+  snapshotId: string | null;
   start?: number;
   end?: number;
   page?: number;
   score: number;
+  /** Where the words come from: the transcript, or the person's own correction (issue 32). */
+  source: 'transcript' | 'correction';
+  /** The correction quoted (source "correction"). */
+  correctionId?: string;
   /** The placeholders in `text` (a mind whose redaction is stored), by kind. */
   redactions?: RedactionCounts;
 }

@@ -24,6 +24,7 @@ export function evidenceItem(m: StoredMemory, score: number): EvidenceItem {
     ...(m.end !== null ? { end: m.end } : {}),
     ...(m.page !== null ? { page: m.page } : {}),
     score: round3(score),
+    source: 'transcript',
     ...placeholdersIn(m.text),
   };
 }

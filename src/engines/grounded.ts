@@ -12,6 +12,7 @@
  */
 import { userMessages, type Engine, type PartListener, type SimulationInput, type SimulationResult } from './types.ts';
 import { passageEvidence } from './evidence.ts';
+import { announce, correctedResult } from './corrected.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
 import { analysisText } from './grounded-analysis.ts';
 import { answerTyped, questionPhrases, questionScenario } from './grounded-questions.ts';
@@ -48,9 +49,15 @@ export class GroundedEngine implements Engine {
     this.searcher = searcher;
   }
 
+  /** The answer from the transcript; led by the person's own correction when one answers the scenario (corrected.ts). */
   async simulate(input: SimulationInput, onPart?: PartListener): Promise<SimulationResult> {
-    const found = await this.searcher.search(input.memory, input.scenario, userMessages(input.history));
-    return answerFound(input.memory, found, this.searcher.params.declineBelow, onPart);
+    const [found, matches] = await Promise.all([
+      this.searcher.search(input.memory, input.scenario, userMessages(input.history)),
+      this.searcher.corrections(input.scenario, input.corrections),
+    ]);
+    if (matches.length === 0) return answerFound(input.memory, found, this.searcher.params.declineBelow, onPart);
+    const base = answerFound(input.memory, found, this.searcher.params.declineBelow);
+    return announce(correctedResult(base, base.evidence.length === 0, input.mindName, matches), onPart);
   }
 
   /**
@@ -71,7 +78,7 @@ export class GroundedEngine implements Engine {
  */
 export function answerFound(mind: MindMemory, found: SearchResult | null, declineBelow: number, onPart: PartListener = () => {}): SimulationResult {
   const composed = composeAnswer(mind, found, declineBelow);
-  if (composed.declined) return announced(unknownResult(composed.confidence), onPart);
+  if (composed.declined) return announce(unknownResult(composed.confidence), onPart);
   const analysis = analysisText(mind, composed);
   for (const field of ['saying', 'thinking', 'feeling', 'acting'] as const) onPart({ kind: 'part', field, text: analysis[field] });
   const evidence = composed.passages.map((docs) => passageEvidence(mind, composed.relevance, docs));
@@ -79,11 +86,4 @@ export function answerFound(mind: MindMemory, found: SearchResult | null, declin
   const { confidence } = composed;
   const message = confidence >= LOW_CONFIDENCE ? analysis.saying : `${LOW_CONFIDENCE_LEAD} ${analysis.saying}`;
   return { message, analysis, confidence, evidence };
-}
-
-/** A result composed at once (the honest decline), told part by part like any other. */
-function announced(result: SimulationResult, onPart: PartListener): SimulationResult {
-  for (const field of ['saying', 'thinking', 'feeling', 'acting'] as const) onPart({ kind: 'part', field, text: result.analysis[field] });
-  onPart({ kind: 'evidence', evidence: result.evidence });
-  return result;
 }

@@ -91,6 +91,11 @@ export function passagesBrief(passages: ReadonlyArray<readonly StoredMemory[]>):
     .join('\n');
 }
 
+/** The person's own corrections that answer the scenario, best first (issue 32): what they would really say. */
+export function correctionsBrief(corrections: ReadonlyArray<{ scenario: string; answer: string }>): string {
+  return corrections.map((c, i) => `[C${i + 1}] Asked "${c.scenario}", they would really say: ${c.answer}`).join('\n');
+}
+
 export function simulationPrompt(
   mindName: string,
   profile: string,
@@ -99,8 +104,15 @@ export function simulationPrompt(
   memories: string,
   scenario: string,
   history: readonly ConversationTurn[] = [],
+  corrections = '',
 ): string {
   return [
+    ...(corrections
+      ? [
+          `# ${mindName}'s own corrections (they reviewed earlier answers and wrote what they would really say; on the same point these win over everything below, the transcript included)`,
+          corrections,
+        ]
+      : []),
     `# Profile of ${mindName}`,
     profile,
     '# Expert reflections',
@@ -114,7 +126,7 @@ export function simulationPrompt(
     scenario,
     '# Task',
     `Answer as ${mindName} would. thinking: how they would reason about it (third person). feeling: how they would feel. ` +
-      `saying: what they would say, in the first person, in their own phrasing and style (reuse their words, lead with the passages above). ` +
+      `saying: what they would say, in the first person, in their own phrasing and style (reuse their words, lead with ${corrections ? 'their own correction, then ' : ''}the passages above). ` +
       'acting: what they would do. confidence: 0 to 1, how well the material supports this answer.',
   ].join('\n\n');
 }

@@ -3,11 +3,14 @@
  * passages the answer stage chose for the scenario (memory/answer/compose.ts, the evidence the
  * offline engine quotes), and the rest of their statements — the whole transcript when it fits the context budget (LLM_CONTEXT_WORDS),
  * else the whole answers those passages come from.
- * The answer is a zod-validated object; `evidence` lists the passages it was pointed to.
+ * The answer is a zod-validated object; `evidence` lists the passages it was pointed to. The person's
+ * own corrections that answer the scenario (issue 32) come first in the prompt, marked as theirs and
+ * as winning over the transcript, and first in the evidence.
  */
 import { llmFor, RedactingLlm } from './llm-redacting.ts';
 import { z } from 'zod';
 import { passageEvidence, round3 } from './evidence.ts';
+import { correctionEvidence } from './corrected.ts';
 import type { StoredMemory } from '../memory/types.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
 import { composeAnswer } from '../memory/answer/compose.ts';
@@ -16,7 +19,7 @@ import { unitScore } from '../memory/answer/scores.ts';
 import type { Searcher } from '../memory/search/searcher.ts';
 import { PROMPT_PASSAGES as PASSAGES, RUNNER_UP_WORDS as PASSAGE_WORDS } from '../memory/tuning.ts';
 import type { LlmClient } from './llm-model.ts';
-import { memoriesBrief, passagesBrief, profileBrief, reflectionsBrief, simulationPrompt, simulationSystem } from './llm-prompt.ts';
+import { correctionsBrief, memoriesBrief, passagesBrief, profileBrief, reflectionsBrief, simulationPrompt, simulationSystem } from './llm-prompt.ts';
 import { answerWithLlm } from './llm-questions.ts';
 import type { QuestionInput, TypedAnswer } from './questions.ts';
 import { userMessages, type Engine, type PartListener, type SimulationInput, type SimulationResult } from './types.ts';
@@ -44,12 +47,13 @@ export class LlmEngine implements Engine {
   async simulate(input: SimulationInput, onPart?: PartListener): Promise<SimulationResult> {
     const mind = input.memory;
     // The same search as the offline engine: better search improves both.
-    const { passages, quoted, relevance } = await this.passages(mind, input);
+    const [{ passages, quoted, relevance }, matches] = await Promise.all([this.passages(mind, input), this.searcher.corrections(input.scenario, input.corrections)]);
     const transcript = this.transcript(mind, passages);
     const profile = input.context ? profileBrief(input.context.profile) : '(none)';
     const reflections = reflectionsBrief(input.context?.reflections ?? []);
-    const prompt = simulationPrompt(input.mindName, profile, reflections, passagesBrief(passages.map((docs) => mind.memoriesAt(docs))), memoriesBrief(transcript), input.scenario, input.history ?? []);
-    const evidence = quoted.map((docs) => passageEvidence(mind, relevance, docs));
+    const prompt = simulationPrompt(input.mindName, profile, reflections, passagesBrief(passages.map((docs) => mind.memoriesAt(docs))), memoriesBrief(transcript), input.scenario, input.history ?? [], correctionsBrief(matches.map((m) => m.correction)));
+    // The person's own corrections that answer the scenario lead the evidence, as they lead the prompt.
+    const evidence = [...matches.map((m) => correctionEvidence(input.mindName, m)), ...quoted.map((docs) => passageEvidence(mind, relevance, docs))];
     const system = simulationSystem(input.mindName);
     const llm = llmFor(this.llm, input.redaction);
     let answer: z.infer<typeof LlmAnswer>;

@@ -1,6 +1,7 @@
 import type { RedactionCounts } from '../privacy/kinds.ts';
 import type { TextRedaction } from './llm-redacting.ts';
 import type { MindMemory } from '../memory/mind-memory.ts';
+import type { CorrectionMemory } from '../memory/search/corrections.ts';
 import type { QuestionInput, TypedAnswer } from './questions.ts';
 import type { EngineContext, EvidenceItem } from './engine-context.ts';
 
@@ -34,6 +35,11 @@ export interface SimulationInput {
   history?: ConversationTurn[];
   /** Profile and expert reflections, given to engines that ask for them (`wantsContext`). */
   context?: EngineContext;
+  /**
+   * The mind's corrections (issue 32), oldest first: searched with the passages; one that answers the
+   * scenario leads the answer (engines/corrected.ts).
+   */
+  corrections?: readonly CorrectionMemory[];
   /** The mind's redaction when it is on: every prompt sent to an LLM provider passes through it. */
   redaction?: TextRedaction;
 }

@@ -31,6 +31,8 @@ import { signedUrlRoutes, uploadReceiverRoutes } from './routes/uploads.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { exportRoutes } from './routes/export.ts';
 import { auditRoutes } from './routes/audit.ts';
+import { correctionRoutes } from './routes/corrections.ts';
+import { reviewLinkRoutes } from './routes/review-links.ts';
 import { webhookEventRoutes, webhookReceiverRoutes } from './routes/webhooks.ts';
 import { lazyChildLogger } from './lazy-logger.ts';
 import { docsCsp, registerSecurityHeaders, uploadOriginsOf, useApiSecurityHeaders } from './security.ts';
@@ -65,14 +67,17 @@ export function httpSettings(config: Config, extra: Partial<HttpSettings> = {}):
   };
 }
 
+/** A request's path as the log writes it: no query string, and a review link's token (the person's credential) left out. */
+const loggedPath = (url: string) => (url.split('?')[0] ?? '').replace(/^\/review\/[^/]+/, '/review/[token]');
+
 /** The Fastify application: cross-cutting plugins, the public API scope, and the unauthenticated receivers. */
 export async function buildApp(s: Services, cfg: HttpSettings, pages?: FastifyPluginAsync): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: cfg.logLevel,
-      // Never log query strings (signed-URL signatures) or headers (keys, Basic credentials).
+      // Never log query strings (signed-URL signatures), review links' tokens or headers (keys, Basic credentials).
       serializers: {
-        req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: req.url.split('?')[0], id: req.id }),
+        req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: loggedPath(req.url), id: req.id }),
       },
       redact: { paths: REDACT, censor: '[redacted]' },
       ...(cfg.logStream ? { stream: cfg.logStream as DestinationStream } : {}),
@@ -178,6 +183,8 @@ const apiScope =
     await api.register(snapshotRoutes(s, cfg));
     await api.register(simulateRoutes(s));
     await api.register(simulationRoutes(s));
+    await api.register(correctionRoutes(s, cfg));
+    await api.register(reviewLinkRoutes(s));
     await api.register(panelRoutes(s));
     await api.register(profileRoutes(s));
     await api.register(digitalTwinRoutes(s));

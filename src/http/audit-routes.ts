@@ -25,6 +25,11 @@ const simulationMind = (c: AuditCall) => {
   const mindId = str(pick(c.payload, 'simulation', 'mindId'));
   return mindId ? [mindId] : c.accessLog.mindOfSimulation(c.auth, c.params.simulationId ?? '');
 };
+/** A correction made from a simulation: its mind as answered, else the simulation's (a refusal). */
+const correctedMind = (c: AuditCall) => {
+  const mindId = str(pick(c.payload, 'correction', 'mindId'));
+  return mindId ? [mindId] : c.accessLog.mindOfSimulation(c.auth, c.params.simulationId ?? '');
+};
 const listedMinds = (c: AuditCall) => {
   const listed = each(pick(c.payload, 'simulations'), 'mindId');
   const asked = str(c.query.mindId);
@@ -65,6 +70,16 @@ export const API_AUDITED: Readonly<Record<string, AuditSpec>> = {
   'GET /simulations': { action: 'simulations.list', minds: listedMinds },
   'GET /simulations/:simulationId': { action: 'simulation.read', minds: simulationMind, resource: param('simulationId') },
   'DELETE /simulations/:simulationId': { action: 'simulation.delete', minds: simulationMind, resource: param('simulationId'), before: true },
+  // Corrections: the person's own words, as the transcript's (issue 32).
+  'POST /minds/:mindId/corrections': { action: 'correction.create', minds: paramMind, resource: (c) => str(pick(c.payload, 'correction', 'id')) },
+  'GET /minds/:mindId/corrections': { action: 'corrections.list', minds: paramMind },
+  'GET /minds/:mindId/corrections/:correctionId': { action: 'correction.read', minds: paramMind, resource: param('correctionId') },
+  'DELETE /minds/:mindId/corrections/:correctionId': { action: 'correction.delete', minds: paramMind, resource: param('correctionId') },
+  'POST /simulations/:simulationId/corrections': { action: 'correction.create', minds: correctedMind, resource: (c) => str(pick(c.payload, 'correction', 'id')) },
+  // Review links open the mind's answers to the person: made, listed and revoked (the person's own reads and corrections are logged as review-link:<id>).
+  'POST /minds/:mindId/review-links': { action: 'review_link.create', minds: paramMind, resource: (c) => str(pick(c.payload, 'reviewLink', 'id')) },
+  'GET /minds/:mindId/review-links': { action: 'review_links.list', minds: paramMind },
+  'DELETE /minds/:mindId/review-links/:linkId': { action: 'review_link.revoke', minds: paramMind, resource: param('linkId') },
   // Panels: their minds are asked, their results and answers read, their answers deleted.
   'POST /panels': { action: 'panel.create', minds: newPanelMinds, resource: panelId },
   // The list names the minds each panel left out (no completed snapshot): their names.

@@ -188,11 +188,13 @@ export const SimulateBody = z.object({
 export const Evidence = z.object({
   text: z.string(),
   speaker: z.string().nullable(),
-  snapshotId: Id,
+  snapshotId: Id.nullable().describe('The snapshot the words come from; null for a correction'),
   start: z.number().optional(),
   end: z.number().optional(),
   page: z.number().int().optional(),
   score: z.number(),
+  source: z.enum(['transcript', 'correction']).optional().describe('"transcript": the person\'s words in a snapshot; "correction": their own correction, which leads the answer when it answers the scenario (absent on turns stored before corrections existed)'),
+  correctionId: Id.optional().describe('The correction quoted (source "correction")'),
   redactions: RedactionCounts.optional().describe('The placeholders in this quoted text (a mind with redaction stored), by kind'),
 });
 

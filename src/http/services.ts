@@ -1,5 +1,7 @@
 import type { AccessLogService } from '../domain/access-log.ts';
 import type { AccountService } from '../domain/accounts.ts';
+import type { CorrectionService } from '../domain/corrections.ts';
+import type { ReviewLinkService } from '../domain/review-links.ts';
 import type { DigitalTwinService } from '../domain/digital-twins.ts';
 import type { LoginService } from '../domain/logins.ts';
 import type { MindService } from '../domain/minds.ts';
@@ -50,6 +52,10 @@ export interface Services {
   privacy: PrivacySettingsService;
   /** The append-only record of who read, changed or deleted a mind's content (`/audit`). */
   accessLog: AccessLogService;
+  /** A mind's corrections: what the person would really say (issue 32). */
+  corrections: CorrectionService;
+  /** Links through which the person behind a mind reviews and corrects its answers (issue 32). */
+  reviewLinks: ReviewLinkService;
 }
 
 export interface HttpSettings {

@@ -27,7 +27,7 @@ export class RetentionSweepJob implements JobHandler {
   async run(): Promise<void> {
     try {
       const report = await this.retention.sweep();
-      if (report.snapshots + report.simulations + report.panels > 0) this.log.info({ retention: report }, 'retention sweep: data older than the accounts\' retention erased');
+      if (report.snapshots + report.simulations + report.panels + report.corrections > 0) this.log.info({ retention: report }, 'retention sweep: data older than the accounts\' retention erased');
     } catch (err) {
       this.log.warn({ err }, 'the retention sweep failed; the next one erases what it left');
     }

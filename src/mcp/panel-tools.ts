@@ -79,7 +79,7 @@ interface AnswerShape {
   value: number | null;
   saying: string;
   confidence: number;
-  evidence: Array<{ text: string; snapshotId: string; start?: number | undefined; end?: number | undefined; page?: number | undefined }>;
+  evidence: Array<{ text: string; snapshotId: string | null; start?: number | undefined; end?: number | undefined; page?: number | undefined }>;
 }
 
 /** What the panel tools need of a backend (part of MindsimBackend). */

@@ -12,6 +12,7 @@ import { registerMindTools, type MindReadBackend } from './mind-tools.ts';
 import { registerRedactionTools, type RedactionBackend } from './redaction-tools.ts';
 import { registerSimulationTools, type SimulationBackend } from './simulation-tools.ts';
 import { registerPanelTools, type PanelBackend } from './panel-tools.ts';
+import { registerCorrectionTools, type CorrectionBackend } from './correction-tools.ts';
 
 export type { McpTransportKind } from './results.ts';
 
@@ -28,7 +29,7 @@ export interface UploadRequest {
 }
 
 /** What the tools need; one implementation per transport. */
-export interface MindsimBackend extends SignedUploadBackend, MindReadBackend, SimulationBackend, PanelBackend, RedactionBackend {
+export interface MindsimBackend extends SignedUploadBackend, MindReadBackend, SimulationBackend, PanelBackend, RedactionBackend, CorrectionBackend {
   createMind(name: string): Promise<unknown>;
   listMinds(limit: number): Promise<unknown[]>;
   uploadTranscript(req: UploadRequest): Promise<unknown>;
@@ -133,6 +134,7 @@ export function createMcpServer(backend: MindsimBackend, kind: McpTransportKind,
   );
   registerUploadTools(server, backend, kind);
   registerSimulationTools(server, backend);
+  registerCorrectionTools(server, backend, run);
   registerMindTools(server, backend, run);
   registerRedactionTools(server, backend, run);
   registerPanelTools(server, backend);

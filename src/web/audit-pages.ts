@@ -46,6 +46,10 @@ export const PAGE_AUDITED: Readonly<Record<string, AuditSpec>> = {
   'POST /minds/:mindId/snapshots/:snapshotId/delete': { action: 'snapshot.delete', minds: paramMind, resource: param('snapshotId') },
   'POST /minds/:mindId/simulate': { action: 'simulate', minds: paramMind, resource: (c) => str(pick(c.body, 'conversationId')) || undefined },
   'GET /minds/:mindId/conversations/:simulationId': { action: 'simulation.read', minds: paramMind, resource: param('simulationId') },
+  'POST /minds/:mindId/corrections': { action: 'correction.create', minds: paramMind, resource: (c) => str(pick(c.body, 'simulationId')) || undefined },
+  'POST /minds/:mindId/corrections/:correctionId/delete': { action: 'correction.delete', minds: paramMind, resource: param('correctionId') },
+  'POST /minds/:mindId/review-links': { action: 'review_link.create', minds: paramMind },
+  'POST /minds/:mindId/review-links/:linkId/revoke': { action: 'review_link.revoke', minds: paramMind, resource: param('linkId') },
   'GET /panels/new': { action: 'minds.list', minds: noMind },
   'POST /panels': { action: 'panel.create', minds: panelMinds, resource: (c) => redirectedTo('panels')(c) },
   'GET /panels/:panelId': { action: 'panel.read', minds: panelMinds, resource: param('panelId') },
@@ -77,6 +81,16 @@ export const PAGE_NOT_CONTENT: Readonly<Record<string, string>> = {
   'GET /account': 'the account page',
   'POST /account/password': 'changes the password',
   'POST /account/privacy': "changes the account's privacy settings (consent required, retention)",
+};
+
+/**
+ * The person's review pages (a review link's token, no session): ReviewLinkService writes their rows
+ * itself, with the actor `review-link:<link id>` (review.read, review.confirm, correction.create).
+ */
+export const PAGE_AUDITED_BY_REVIEW_LINK: Readonly<Record<string, string>> = {
+  'GET /review/:token': 'review.read',
+  'POST /review/:token/answers/:simulationId/confirm': 'review.confirm',
+  'POST /review/:token/answers/:simulationId/correct': 'correction.create',
 };
 
 /** The session's account as the audit records it; null when nobody is logged in. */

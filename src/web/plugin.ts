@@ -21,6 +21,8 @@ import { mindDetailPages } from './routes/mind.ts';
 import { mindConsentPages } from './routes/mind-consent.ts';
 import { mindRedactionPages } from './routes/mind-redaction.ts';
 import { mindExportPages } from './routes/mind-export.ts';
+import { mindCorrectionPages } from './routes/mind-corrections.ts';
+import { reviewPages } from './routes/review.ts';
 import { panelPages } from './routes/panels.ts';
 import { usagePages } from './routes/usage.ts';
 import { webhookPages } from './routes/webhooks.ts';
@@ -92,7 +94,9 @@ function sessionPages(s: Services, web: WebSettings) {
     await app.register(mindConsentPages(s));
     await app.register(mindRedactionPages(s));
     await app.register(mindExportPages(s));
+    await app.register(mindCorrectionPages(s));
     await app.register(conversationPages(s));
+    await app.register(reviewPages(s));
     await app.register(auditPages(s));
     await app.register(panelPages(s));
     await app.register(webhookPages(s));

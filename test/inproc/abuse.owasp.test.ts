@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { UrlSigner } from '../../src/domain/signed-urls.ts';
 import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
-import { buildWorld, changesTo, dashboardSession, errorShapeProblem, leakIn, secretsOf, simulationOf, panelOf, type Party, type Session, type World } from '../support/abuse.ts';
+import { buildWorld, changesTo, correctionOf, reviewLinkOf, dashboardSession, errorShapeProblem, leakIn, secretsOf, simulationOf, panelOf, type Party, type Session, type World } from '../support/abuse.ts';
 import { startInProcess, type InProcess } from '../support/inproc.ts';
 import { testClock } from '../../testkit/clock.ts';
 import { BAD_BEARERS, ROUTES, send, type Auth, type Got, type Kind, type Targets } from '../support/owasp-routes.ts';
@@ -35,7 +35,7 @@ after(() => s?.close());
 
 async function targetsOf(p: Party): Promise<Targets> {
   const [key] = await s.ctx.services.accounts.listApiKeys(p.accountId);
-  return { mindId: p.mindId, twinId: p.twinId, snapshotId: p.snapshotId, artifactId: p.artifactId, pendingArtifactId: p.pendingArtifactId, signature: new URL(p.signedUrl).search.slice(1), keyId: key?.id ?? '', tagId: p.tagId, simulationId: p.simulationId, panelId: p.panelId };
+  return { mindId: p.mindId, twinId: p.twinId, snapshotId: p.snapshotId, artifactId: p.artifactId, pendingArtifactId: p.pendingArtifactId, signature: new URL(p.signedUrl).search.slice(1), keyId: key?.id ?? '', tagId: p.tagId, simulationId: p.simulationId, panelId: p.panelId, correctionId: p.correctionId, reviewLinkId: p.reviewLinkId, reviewToken: p.reviewToken };
 }
 
 /** Fresh objects of the party's for requests that change or remove what they name. */
@@ -48,6 +48,8 @@ async function throwaway(p: Party): Promise<Targets> {
   const tagId = (await s.ctx.services.minds.setTags(auth, mind.id, [`Throwaway ${mind.id}`])).tags[0]?.id ?? '';
   const simulationId = await simulationOf(s, p);
   const panelId = await panelOf(s, p);
+  const correctionId = await correctionOf(s, { accountId: p.accountId, mindId: mind.id });
+  const link = await reviewLinkOf(s, { accountId: p.accountId, mindId: mind.id });
   // A snapshot of the throwaway mind (left pending: no worker runs during the walk), for the routes that change or delete one.
   const snapshot = await s.ctx.services.snapshots.createFromFile(auth, mind.id, { bytes: Buffer.from(teamsVtt(sampleInterview().slice(0, 4))) }, {});
   return {
@@ -61,6 +63,8 @@ async function throwaway(p: Party): Promise<Targets> {
     tagId,
     simulationId,
     panelId,
+    correctionId,
+    ...link,
   };
 }
 

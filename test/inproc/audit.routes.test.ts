@@ -4,10 +4,10 @@ import { after, before, describe, it } from 'node:test';
 import { API_AUDITED, API_NOT_CONTENT, APP_NOT_AUDITED, apiRouteKey } from '../../src/http/audit-routes.ts';
 import { MCP_AUDITED, MCP_NOT_CONTENT } from '../../src/http/plugins/audit-mcp.ts';
 import { ServiceBackend } from '../../src/http/routes/mcp.ts';
-import { PAGE_AUDITED, PAGE_NOT_CONTENT } from '../../src/web/audit-pages.ts';
+import { PAGE_AUDITED, PAGE_AUDITED_BY_REVIEW_LINK, PAGE_NOT_CONTENT } from '../../src/web/audit-pages.ts';
 import type { AccessLogRow } from '../../src/store/db/repos/access-log.ts';
 import { sampleInterview, teamsVtt } from '../../testkit/fixtures.ts';
-import { buildWorld, dashboardSession, panelOf, simulationOf, type Session, type World } from '../support/abuse.ts';
+import { buildWorld, correctionOf, reviewLinkOf, dashboardSession, panelOf, simulationOf, type Session, type World } from '../support/abuse.ts';
 import { startInProcess, type InProcess } from '../support/inproc.ts';
 import { ROUTES, send, type Targets } from '../support/owasp-routes.ts';
 
@@ -39,14 +39,14 @@ const rowsOfA = async (): Promise<AccessLogRow[]> => s.ctx.store.repos.accessLog
 async function targets(): Promise<Targets> {
   const [key] = await s.ctx.services.accounts.listApiKeys(w.a.accountId);
   const p = w.a;
-  return { mindId: p.mindId, twinId: p.twinId, snapshotId: p.snapshotId, artifactId: p.artifactId, pendingArtifactId: p.pendingArtifactId, signature: new URL(p.signedUrl).search.slice(1), keyId: key?.id ?? '', tagId: p.tagId, simulationId: p.simulationId, panelId: p.panelId };
+  return { mindId: p.mindId, twinId: p.twinId, snapshotId: p.snapshotId, artifactId: p.artifactId, pendingArtifactId: p.pendingArtifactId, signature: new URL(p.signedUrl).search.slice(1), keyId: key?.id ?? '', tagId: p.tagId, simulationId: p.simulationId, panelId: p.panelId, correctionId: p.correctionId, reviewLinkId: p.reviewLinkId, reviewToken: p.reviewToken };
 }
 
 /** A mind of A's to delete or change (a pending snapshot: no worker runs), and a simulation and panel of A's main mind. */
 async function throwaway(): Promise<Targets> {
   const { mind, digitalTwin } = await s.ctx.services.minds.create(auth(), 'Audit throwaway');
   const snapshot = await s.ctx.services.snapshots.createFromFile(auth(), mind.id, { bytes: Buffer.from(teamsVtt(sampleInterview().slice(0, 4))) }, {});
-  return { ...(await targets()), mindId: mind.id, twinId: digitalTwin.id, snapshotId: snapshot.mindAssessmentId, simulationId: await simulationOf(s, w.a), panelId: await panelOf(s, w.a) };
+  return { ...(await targets()), mindId: mind.id, twinId: digitalTwin.id, snapshotId: snapshot.mindAssessmentId, simulationId: await simulationOf(s, w.a), panelId: await panelOf(s, w.a), correctionId: await correctionOf(s, { accountId: w.a.accountId, mindId: mind.id }), ...(await reviewLinkOf(s, { accountId: w.a.accountId, mindId: mind.id })) };
 }
 
 /** The mind a route's row must name: the one in its path or body, A's main mind (simulations, panels), or none (lists). */
@@ -73,7 +73,7 @@ describe('the access log covers every content route', () => {
         if (!API_AUDITED[k] && !API_NOT_CONTENT[k]) unlisted.push(key);
       } else {
         pageKeys.add(key);
-        if (!PAGE_AUDITED[key] && !PAGE_NOT_CONTENT[key]) unlisted.push(key);
+        if (!PAGE_AUDITED[key] && !PAGE_NOT_CONTENT[key] && !PAGE_AUDITED_BY_REVIEW_LINK[key]) unlisted.push(key);
       }
     }
     assert.deepEqual(unlisted, [], 'routes in no audit table: add them to API_AUDITED/API_NOT_CONTENT or PAGE_AUDITED/PAGE_NOT_CONTENT');
@@ -81,7 +81,7 @@ describe('the access log covers every content route', () => {
     assert.deepEqual(both, [], 'routes both audited and listed as not content');
     const stale = [
       ...[...Object.keys(API_AUDITED), ...Object.keys(API_NOT_CONTENT)].filter((k) => !apiKeys.has(k)),
-      ...[...Object.keys(PAGE_AUDITED), ...Object.keys(PAGE_NOT_CONTENT)].filter((k) => !pageKeys.has(k)),
+      ...[...Object.keys(PAGE_AUDITED), ...Object.keys(PAGE_NOT_CONTENT), ...Object.keys(PAGE_AUDITED_BY_REVIEW_LINK)].filter((k) => !pageKeys.has(k)),
       ...Object.keys(APP_NOT_AUDITED).filter((k) => !keys.includes(k)),
     ];
     assert.deepEqual(stale, [], 'audit table entries for routes that do not exist');

@@ -34,6 +34,11 @@ export interface Party {
   simulationId: string;
   /** A panel of the mind (queued: no worker runs during the walks). */
   panelId: string;
+  /** A correction of the mind (issue 32). */
+  correctionId: string;
+  /** A review link of the mind, and its token (issue 32). */
+  reviewLinkId: string;
+  reviewToken: string;
   /** A word, a mind name, a webhook payload value and a tag name that only this account's data holds. */
   canaries: string[];
 }
@@ -48,7 +53,7 @@ export interface World {
 const bearer = (p: Party) => ({ authorization: `Bearer ${p.apiKey}` });
 export { bearer };
 
-async function makeParty(s: InProcess, name: 'A' | 'B'): Promise<Omit<Party, 'simulationId' | 'panelId'>> {
+async function makeParty(s: InProcess, name: 'A' | 'B'): Promise<Omit<Party, 'simulationId' | 'panelId' | 'correctionId' | 'reviewLinkId' | 'reviewToken'>> {
   const tag = crypto.randomBytes(4).toString('hex');
   const word = `zq${name.toLowerCase()}${tag}canary`;
   const email = `${name.toLowerCase()}-${tag}@example.com`;
@@ -110,6 +115,20 @@ export async function simulationOf(s: InProcess, p: Pick<Party, 'accountId' | 'm
   return sim.simulationId;
 }
 
+/** A correction of the party's mind. */
+export async function correctionOf(s: InProcess, p: Pick<Party, 'accountId' | 'mindId'>): Promise<string> {
+  const auth = { accountId: p.accountId, tier: 'pro' as const, apiKeyId: null };
+  const correction = await s.ctx.services.corrections.create(auth, p.mindId, { scenario: 'How do you start your day?', answer: 'With a long walk and no phone.' });
+  return correction.id;
+}
+
+/** A review link of the party's mind: its id and the token its URL carries. */
+export async function reviewLinkOf(s: InProcess, p: Pick<Party, 'accountId' | 'mindId'>): Promise<{ reviewLinkId: string; reviewToken: string }> {
+  const auth = { accountId: p.accountId, tier: 'pro' as const, apiKeyId: null };
+  const made = await s.ctx.services.reviewLinks.create(auth, p.mindId);
+  return { reviewLinkId: made.reviewLink.id, reviewToken: new URL(made.url).pathname.split('/').pop() ?? '' };
+}
+
 /** A panel asking the party's mind two questions (left queued when no worker runs). */
 export async function panelOf(s: InProcess, p: Pick<Party, 'accountId' | 'mindId'>): Promise<string> {
   const auth = { accountId: p.accountId, tier: 'pro' as const, apiKeyId: null };
@@ -143,18 +162,18 @@ export async function buildWorld(s: InProcess): Promise<World> {
   } finally {
     await worker.stop();
   }
-  const [a, b] = await Promise.all(parties.map(async (p) => ({ ...p, simulationId: await simulationOf(s, p), panelId: await panelOf(s, p) })));
+  const [a, b] = await Promise.all(parties.map(async (p) => ({ ...p, simulationId: await simulationOf(s, p), panelId: await panelOf(s, p), correctionId: await correctionOf(s, p), ...(await reviewLinkOf(s, p)) })));
   return {
     a: a as Party,
     b: b as Party,
-    ids: (p) => [p.accountId, p.mindId, p.twinId, p.snapshotId, p.artifactId, p.pendingArtifactId, p.eventId, p.tagId, p.simulationId, p.panelId],
+    ids: (p) => [p.accountId, p.mindId, p.twinId, p.snapshotId, p.artifactId, p.pendingArtifactId, p.eventId, p.tagId, p.simulationId, p.panelId, p.correctionId, p.reviewLinkId],
   };
 }
 
 /** The secrets of a party that must never be written to a log. */
 export function secretsOf(p: Party): string[] {
   const signature = new URL(p.signedUrl).searchParams.get('signature') ?? '';
-  return [p.apiKey, p.password, p.webhook.password, Buffer.from(`${p.webhook.username}:${p.webhook.password}`).toString('base64'), signature];
+  return [p.apiKey, p.password, p.webhook.password, Buffer.from(`${p.webhook.username}:${p.webhook.password}`).toString('base64'), signature, p.reviewToken];
 }
 
 /**
@@ -226,6 +245,9 @@ export async function changesTo(s: InProcess, p: Party): Promise<string[]> {
   if ((await s.ctx.services.accounts.listApiKeys(p.accountId)).length !== 1) out.push('API keys changed');
   if (!(await s.ctx.services.simulations.get(auth, p.simulationId).catch(() => null))) out.push('simulation gone');
   const panel = await s.ctx.services.panels.get(auth, p.panelId, false).catch(() => null);
+  if (mind && !(await s.ctx.services.corrections.get(auth, p.mindId, p.correctionId).catch(() => null))) out.push('correction gone');
+  const link = mind ? (await s.ctx.services.reviewLinks.list(auth, p.mindId)).find((l) => l.id === p.reviewLinkId) : undefined;
+  if (mind && link?.status !== 'active') out.push(`review link ${link ? link.status : 'gone'}`);
   if (panel?.status !== 'queued') out.push(`panel ${panel ? panel.status : 'gone'}`);
   return out;
 }

@@ -11,6 +11,8 @@ import { AccountPrivacyUpdate } from '../../src/http/schemas/consent.ts';
 import { AuditQuery } from '../../src/http/schemas/audit.ts';
 import { MindsQuery, PutMindBody, RenameTagBody, SearchQuery, SetTagsBody } from '../../src/http/schemas/minds.ts';
 import { SimulationsQuery } from '../../src/http/schemas/simulations.ts';
+import { CorrectSimulation, CreateCorrection } from '../../src/http/schemas/corrections.ts';
+import { CreateReviewLinkBody } from '../../src/http/schemas/review-links.ts';
 import { CreatePanelBody, PanelAnswersQuery, PanelsQuery } from '../../src/http/schemas/panels.ts';
 import { LinkBody, TwinBody } from '../../src/http/schemas/snapshots.ts';
 import { API, type World } from './abuse.ts';
@@ -203,6 +205,8 @@ export function cases(w: World): Record<string, Arbitrary<Case>> {
     'DELETE /api/public/v1/simulations/:simulationId': simulationIds
       .filter((id) => id !== w.b.simulationId)
       .map((id) => ({ method: 'DELETE', url: `${API}/simulations/${enc(id)}`, headers: auth, ids: [id] })),
+    ...correctionCases(w, ids, simulationIds, auth),
+    ...reviewLinkCases(w, ids, auth),
     'POST /api/public/v1/panels': fc
       .tuple(
         fc.oneof(
@@ -369,4 +373,47 @@ function mcpCase(w: World, anyId: Arbitrary<string>): Arbitrary<Case> {
       ids: (idKeys[params.name] ?? []).map((k) => params.arguments[k]).filter((v): v is string => typeof v === 'string'),
     };
   });
+}
+
+/** The review links' routes (issue 32): B's own mind reaches the success path; B never revokes its own link (later properties use it). */
+function reviewLinkCases(w: World, ids: ReturnType<typeof idPools>, auth: Record<string, string>): Record<string, Arbitrary<Case>> {
+  const linkIds = fc.oneof(fc.constant(w.a.reviewLinkId), ids.any).filter((id) => id !== w.b.reviewLinkId);
+  const create = jsonBody(valid(CreateReviewLinkBody), nearValid(CreateReviewLinkBody));
+  return {
+    'POST /api/public/v1/minds/:mindId/review-links': fc.tuple(ids.mind, create).map(([id, body]): Case => ({
+      method: 'POST', url: `${API}/minds/${enc(id)}/review-links`, headers: { ...auth, 'content-type': 'application/json' }, body, ids: [id],
+    })),
+    'GET /api/public/v1/minds/:mindId/review-links': ids.mind.map((id) => ({ method: 'GET', url: `${API}/minds/${enc(id)}/review-links`, headers: auth, ids: [id] })),
+    'DELETE /api/public/v1/minds/:mindId/review-links/:linkId': fc.tuple(ids.mind, linkIds).map(([m, id]) => ({
+      method: 'DELETE', url: `${API}/minds/${enc(m)}/review-links/${enc(id)}`, headers: auth, ids: [m, id],
+    })),
+  };
+}
+
+/** The corrections' routes (issue 32): B's own mind and simulation reach the success path, A's ids must answer 404. */
+function correctionCases(w: World, ids: ReturnType<typeof idPools>, simulationIds: Arbitrary<string>, auth: Record<string, string>): Record<string, Arbitrary<Case>> {
+  const correctionIds = fc.oneof(fc.constantFrom(w.a.correctionId, w.b.correctionId), ids.any);
+  const create = jsonBody(valid(CreateCorrection, { simulationId: simulationIds }), nearValid(CreateCorrection, { simulationId: simulationIds }));
+  const fromSimulation = jsonBody(valid(CorrectSimulation), nearValid(CorrectSimulation));
+  const bodyIds = (body: Case['body']): string[] => {
+    const v = body && 'json' in body && body.json && typeof body.json === 'object' ? (body.json as Record<string, unknown>).simulationId : undefined;
+    return typeof v === 'string' ? [v] : [];
+  };
+  return {
+    'POST /api/public/v1/minds/:mindId/corrections': fc.tuple(ids.mind, create).map(([id, body]): Case => ({
+      method: 'POST', url: `${API}/minds/${enc(id)}/corrections`, headers: { ...auth, 'content-type': 'application/json' }, body, ids: [id, ...bodyIds(body)],
+    })),
+    'GET /api/public/v1/minds/:mindId/corrections': fc.tuple(ids.mind, valid(PageQuery)).map(([id, q]) => ({
+      method: 'GET', url: `${API}/minds/${enc(id)}/corrections${query(q)}`, headers: auth, ids: [id],
+    })),
+    'GET /api/public/v1/minds/:mindId/corrections/:correctionId': fc.tuple(ids.mind, correctionIds).map(([m, id]) => ({
+      method: 'GET', url: `${API}/minds/${enc(m)}/corrections/${enc(id)}`, headers: auth, ids: [m, id],
+    })),
+    'DELETE /api/public/v1/minds/:mindId/corrections/:correctionId': fc.tuple(ids.mind, correctionIds.filter((id) => id !== w.b.correctionId)).map(([m, id]) => ({
+      method: 'DELETE', url: `${API}/minds/${enc(m)}/corrections/${enc(id)}`, headers: auth, ids: [m, id],
+    })),
+    'POST /api/public/v1/simulations/:simulationId/corrections': fc.tuple(simulationIds, fromSimulation).map(([id, body]): Case => ({
+      method: 'POST', url: `${API}/simulations/${enc(id)}/corrections`, headers: { ...auth, 'content-type': 'application/json' }, body, ids: [id],
+    })),
+  };
 }

@@ -71,6 +71,34 @@ export function webCases(w: World, session: Session): Record<string, Arbitrary<C
       ids.mind.map((id) => ({ url: `/minds/${enc(id)}/redaction`, ids: [id] })),
       fc.record({ redaction: fc.oneof(fc.constantFrom('off', 'outbound', 'stored', ''), str(20)) }, { requiredKeys: [] }),
     ),
+    'POST /minds/:mindId/corrections': form(
+      ids.mind.map((id) => ({ url: `/minds/${enc(id)}/corrections`, ids: [id] })),
+      fc.record({ scenario: str(300), answer: str(300), note: str(60), simulationId: fc.oneof(fc.constantFrom(w.a.simulationId, w.b.simulationId, ''), ids.any) }, { requiredKeys: [] }),
+    ),
+    'POST /minds/:mindId/corrections/:correctionId/delete': form(
+      fc.tuple(ids.mind, fc.oneof(fc.constant(w.a.correctionId), ids.any).filter((id) => id !== w.b.correctionId)).map(([m, id]) => ({ url: `/minds/${enc(m)}/corrections/${enc(id)}/delete`, ids: [m, id] })),
+      fc.constant({}),
+    ),
+    'POST /minds/:mindId/review-links': form(
+      ids.mind.map((id) => ({ url: `/minds/${enc(id)}/review-links`, ids: [id] })),
+      fc.record({ expiresInDays: fc.oneof(fc.constantFrom('1', '14', '90', '0', '91', '1.5', ''), str(12)) }, { requiredKeys: [] }),
+    ),
+    'POST /minds/:mindId/review-links/:linkId/revoke': form(
+      fc.tuple(ids.mind, fc.oneof(fc.constant(w.a.reviewLinkId), ids.any).filter((id) => id !== w.b.reviewLinkId)).map(([m, id]) => ({ url: `/minds/${enc(m)}/review-links/${enc(id)}/revoke`, ids: [m, id] })),
+      fc.constant({}),
+    ),
+    // The person's page: B's own link (a token of A's would rightly show A's mind: the token is the credential), and tokens that open nothing.
+    'GET /review/:token': fc
+      .oneof(fc.constant(w.b.reviewToken), str(60), fc.constantFrom('A'.repeat(43), `${w.b.reviewToken}x`))
+      .map((t): Case => ({ method: 'GET', url: `/review/${enc(t)}`, headers: {}, ids: [] })),
+    'POST /review/:token/answers/:simulationId/confirm': form(
+      fc.tuple(fc.oneof(fc.constant(w.b.reviewToken), str(60)), fc.oneof(fc.constantFrom(w.a.simulationId, w.b.simulationId), ids.any)).map(([t, id]) => ({ url: `/review/${enc(t)}/answers/${enc(id)}/confirm`, ids: [id] })),
+      fc.constant({}),
+    ),
+    'POST /review/:token/answers/:simulationId/correct': form(
+      fc.tuple(fc.oneof(fc.constant(w.b.reviewToken), str(60)), fc.oneof(fc.constantFrom(w.a.simulationId, w.b.simulationId), ids.any)).map(([t, id]) => ({ url: `/review/${enc(t)}/answers/${enc(id)}/correct`, ids: [id] })),
+      fc.record({ answer: str(300), note: str(60) }, { requiredKeys: [] }),
+    ),
     'POST /minds/:mindId/consent/withdraw': form(ids.deletable.map((id) => ({ url: `/minds/${enc(id)}/consent/withdraw`, ids: [id] })), fc.constant({})),
     'POST /account/privacy': form(
       fc.constant({ url: '/account/privacy', ids: [] }),

@@ -24,6 +24,11 @@ export interface Targets {
   simulationId: string;
   /** A panel of the account's (queued). */
   panelId: string;
+  /** A correction of the account's mind. */
+  correctionId: string;
+  /** A review link of the account's mind, and its token. */
+  reviewLinkId: string;
+  reviewToken: string;
 }
 
 export interface Req {
@@ -96,6 +101,14 @@ const V1_AND_OTHERS: Record<string, RouteSpec> = {
   'GET /api/public/v1/simulations': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/simulations?mindId=${t.mindId}` }) },
   'GET /api/public/v1/simulations/:simulationId': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/simulations/${t.simulationId}` }) },
   'DELETE /api/public/v1/simulations/:simulationId': { kind: 'api', owned: true, destructive: true, req: (t) => ({ url: `${API}/simulations/${t.simulationId}` }) },
+  'POST /api/public/v1/simulations/:simulationId/corrections': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/simulations/${t.simulationId}/corrections`, json: { answer: 'Coffee first, then the news.' } }) },
+  'POST /api/public/v1/minds/:mindId/corrections': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/corrections`, json: { scenario: 'Tea or coffee?', answer: 'Tea, always.' } }) },
+  'GET /api/public/v1/minds/:mindId/corrections': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/corrections` }) },
+  'GET /api/public/v1/minds/:mindId/corrections/:correctionId': { kind: 'api', owned: true, inner: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/corrections/${t.correctionId}` }) },
+  'DELETE /api/public/v1/minds/:mindId/corrections/:correctionId': { kind: 'api', owned: true, inner: true, destructive: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/corrections/${t.correctionId}` }) },
+  'POST /api/public/v1/minds/:mindId/review-links': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/review-links`, json: { expiresInDays: 7 } }) },
+  'GET /api/public/v1/minds/:mindId/review-links': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/review-links` }) },
+  'DELETE /api/public/v1/minds/:mindId/review-links/:linkId': { kind: 'api', owned: true, inner: true, destructive: true, req: (t) => ({ url: `${API}/minds/${t.mindId}/review-links/${t.reviewLinkId}` }) },
   'POST /api/public/v1/panels': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/panels`, json: { mindIds: [t.mindId], questions: [{ text: 'Do you run?', type: 'single', options: ['Yes', 'No'] }] } }) },
   'GET /api/public/v1/panels': { kind: 'api', req: none(`${API}/panels`) },
   'GET /api/public/v1/panels/:panelId': { kind: 'api', owned: true, req: (t) => ({ url: `${API}/panels/${t.panelId}` }) },
@@ -152,6 +165,14 @@ const V1_AND_OTHERS: Record<string, RouteSpec> = {
   'POST /minds/:mindId/snapshots': { kind: 'form', owned: true, inner: true, req: (t) => ({ url: `/minds/${t.mindId}/snapshots`, json: { artifactId: t.artifactId } }) },
   'POST /minds/:mindId/snapshots/:snapshotId/delete': { kind: 'form', owned: true, inner: true, destructive: true, req: (t) => ({ url: `/minds/${t.mindId}/snapshots/${t.snapshotId}/delete`, form: {} }) },
   'POST /minds/:mindId/simulate': { kind: 'form', owned: true, req: (t) => ({ url: `/minds/${t.mindId}/simulate`, form: { message: 'How do you start your day?' } }) },
+  'POST /minds/:mindId/corrections': { kind: 'form', owned: true, req: (t) => ({ url: `/minds/${t.mindId}/corrections`, form: { scenario: 'Tea or coffee?', answer: 'Tea, always.' } }) },
+  'POST /minds/:mindId/corrections/:correctionId/delete': { kind: 'form', owned: true, inner: true, destructive: true, req: (t) => ({ url: `/minds/${t.mindId}/corrections/${t.correctionId}/delete`, form: {} }) },
+  'POST /minds/:mindId/review-links': { kind: 'form', owned: true, req: (t) => ({ url: `/minds/${t.mindId}/review-links`, form: { expiresInDays: '7' } }) },
+  'POST /minds/:mindId/review-links/:linkId/revoke': { kind: 'form', owned: true, inner: true, destructive: true, req: (t) => ({ url: `/minds/${t.mindId}/review-links/${t.reviewLinkId}/revoke`, form: {} }) },
+  // The person's review page: the link's token is the only credential (no account, no session; forms carry the page's CSRF token).
+  'GET /review/:token': { kind: 'public', req: (t) => ({ url: `/review/${t.reviewToken}` }) },
+  'POST /review/:token/answers/:simulationId/confirm': { kind: 'public', req: (t) => ({ url: `/review/${t.reviewToken}/answers/${t.simulationId}/confirm`, form: {} }) },
+  'POST /review/:token/answers/:simulationId/correct': { kind: 'public', req: (t) => ({ url: `/review/${t.reviewToken}/answers/${t.simulationId}/correct`, form: { answer: 'Tea, always.' } }) },
   'GET /minds/:mindId/conversations/:simulationId': { kind: 'page', owned: true, inner: true, req: (t) => ({ url: `/minds/${t.mindId}/conversations/${t.simulationId}` }) },
   'GET /panels': { kind: 'page', req: none('/panels?page=1') },
   'GET /panels/new': { kind: 'page', req: none('/panels/new') },

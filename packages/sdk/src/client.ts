@@ -2,6 +2,7 @@ import { WaitTimeoutError } from './errors.ts';
 import { Paginated } from './pagination.ts';
 import { API_PREFIX, Transport, sleep, type ClientOptions } from './transport.ts';
 import { Audit } from './audit.ts';
+import { Corrections, ReviewLinks } from './corrections.ts';
 import { Panels } from './panels.ts';
 import { downloadExport, type MindExportDownload } from './exports.ts';
 import { Simulations, simulationEvents, type SimulationEvent } from './simulations.ts';
@@ -171,6 +172,10 @@ export class MindsimClient {
     topics: (mindId: string, signal?: AbortSignal) => this.transport.json<Topics>({ method: 'GET', path: `${API_PREFIX}/minds/${enc(mindId)}/topics`, signal }),
     /** Everything stored about the mind's person as one zip archive (README.json describes each file): `{fileName, body, blob(), bytes()}`. */
     export: (mindId: string, signal?: AbortSignal): Promise<MindExportDownload> => downloadExport(this.transport, mindId, signal),
+    /** What the person would really say: `create`, `fromSimulation`, `list`, `get`, `delete`. */
+    corrections: new Corrections(() => this.transport),
+    /** Links for the person behind a mind to review and correct its answers: `create`, `list`, `revoke`. */
+    reviewLinks: new ReviewLinks(() => this.transport),
   };
 
   /** A mind's digital twins: the default one, and those added to link snapshots to and simulate apart. */

@@ -1,5 +1,6 @@
 export { MindsimClient, type PutMind, type CreateSnapshotOptions, type ListOptions, type MindListOptions, type SnapshotDetailsOptions, type SnapshotSource, type UploadOptions, type WaitOptions } from './client.ts';
 export { Audit, type AuditListOptions } from './audit.ts';
+export { Corrections, ReviewLinks, type CorrectionListOptions } from './corrections.ts';
 export { ApiError, WaitTimeoutError } from './errors.ts';
 export { dispositionFileName, type MindExportDownload } from './exports.ts';
 export { Paginated } from './pagination.ts';

@@ -1815,12 +1815,22 @@ export interface paths {
                             evidence: {
                                 text: string;
                                 speaker: string | null;
-                                /** Format: uuid */
-                                snapshotId: string;
+                                /** @description The snapshot the words come from; null for a correction */
+                                snapshotId: string | null;
                                 start?: number;
                                 end?: number;
                                 page?: number;
                                 score: number;
+                                /**
+                                 * @description "transcript": the person's words in a snapshot; "correction": their own correction, which leads the answer when it answers the scenario (absent on turns stored before corrections existed)
+                                 * @enum {string}
+                                 */
+                                source?: "transcript" | "correction";
+                                /**
+                                 * Format: uuid
+                                 * @description The correction quoted (source "correction")
+                                 */
+                                correctionId?: string;
                                 redactions?: components["schemas"]["RedactionCounts"];
                             }[];
                             redactions?: components["schemas"]["RedactionCounts"];
@@ -2150,6 +2160,712 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/minds/{mindId}/corrections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a mind's corrections, newest first
+         * @description `{corrections, count}`: a page of corrections (`limit`, `cursor`; the next page in the `Link` header) and how many the mind has in all.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    mindId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first */
+                            corrections: components["schemas"]["Correction"][];
+                            /** @description How many corrections the mind has in all (every page) */
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Correct the mind: what the person would really say to a scenario
+         * @description The mind answers from the correction whenever it is asked this scenario or a paraphrase of it: the correction leads the answer and its evidence (`source: "correction"`), over what the transcript says.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The scenario or question, 1–20,000 characters (the limits of a scenario) */
+                        scenario: string;
+                        /** @description What the person would really say, 1–20,000 characters */
+                        answer: string;
+                        /**
+                         * Format: uuid
+                         * @description The simulation whose answer this corrects (one of this mind's)
+                         */
+                        simulationId?: string;
+                        /** @description Why, or who said so; at most 2,000 characters */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            correction: components["schemas"]["Correction"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/minds/{mindId}/corrections/{correctionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a correction */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                    correctionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            correction: components["schemas"]["Correction"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a correction: the mind answers from its transcript again */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                    correctionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            message: "Correction deleted successfully";
+                            /** Format: uuid */
+                            correctionId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/simulations/{simulationId}/corrections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Correct a simulation's answer: the scenario is the simulation's latest message to the person */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    simulationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description What the person would really say to the simulation's latest message, 1–20,000 characters */
+                        answer: string;
+                        /** @description Why, or who said so; at most 2,000 characters */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            correction: components["schemas"]["Correction"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/minds/{mindId}/review-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the mind's review links, newest first (without their tokens) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first (at most 200) */
+                            reviewLinks: components["schemas"]["ReviewLink"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Make a review link for the person behind the mind
+         * @description Through the link (`url`, shown only in this answer) the person reads the mind's recent answers and confirms or corrects them without an account; each correction is a correction of the mind by `review-link:<id>`. The link shows that mind's answers and nothing else of the account. It expires after `expiresInDays` (default 14) and can be revoked.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description How many days the link opens, 1–90 (default 14) */
+                        expiresInDays?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            reviewLink: components["schemas"]["ReviewLink"];
+                            /** @description The link to give the person: shown this once (only a hash of its token is stored) */
+                            url: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/minds/{mindId}/review-links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a review link: it stops opening at once (410 for the person) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                    linkId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            reviewLink: components["schemas"]["ReviewLink"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4309,12 +5025,22 @@ export interface components {
             evidence: {
                 text: string;
                 speaker: string | null;
-                /** Format: uuid */
-                snapshotId: string;
+                /** @description The snapshot the words come from; null for a correction */
+                snapshotId: string | null;
                 start?: number;
                 end?: number;
                 page?: number;
                 score: number;
+                /**
+                 * @description "transcript": the person's words in a snapshot; "correction": their own correction, which leads the answer when it answers the scenario (absent on turns stored before corrections existed)
+                 * @enum {string}
+                 */
+                source?: "transcript" | "correction";
+                /**
+                 * Format: uuid
+                 * @description The correction quoted (source "correction")
+                 */
+                correctionId?: string;
                 /** @description The placeholders in this quoted text (a mind with redaction stored), by kind */
                 redactions?: components["schemas"]["RedactionCountsInput"];
             }[];
@@ -4382,12 +5108,22 @@ export interface components {
                 evidence?: {
                     text: string;
                     speaker: string | null;
-                    /** Format: uuid */
-                    snapshotId: string;
+                    /** @description The snapshot the words come from; null for a correction */
+                    snapshotId: string | null;
                     start?: number;
                     end?: number;
                     page?: number;
                     score: number;
+                    /**
+                     * @description "transcript": the person's words in a snapshot; "correction": their own correction, which leads the answer when it answers the scenario (absent on turns stored before corrections existed)
+                     * @enum {string}
+                     */
+                    source?: "transcript" | "correction";
+                    /**
+                     * Format: uuid
+                     * @description The correction quoted (source "correction")
+                     */
+                    correctionId?: string;
                     /** @description The placeholders in this quoted text (a mind with redaction stored), by kind */
                     redactions?: components["schemas"]["RedactionCountsInput"];
                 }[];
@@ -4454,6 +5190,39 @@ export interface components {
         AuditListInput: {
             /** @description Newest first */
             entries: components["schemas"]["AuditEntryInput"][];
+        };
+        CorrectionInput: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            mindId: string;
+            /** @description The scenario corrected (redacted when the mind redacts what it stores) */
+            scenario: string;
+            /** @description What the person would really say: the mind answers from it when asked this scenario or a paraphrase */
+            answer: string;
+            /** @description The simulation whose turn it corrects, when it came from one */
+            simulationId: string | null;
+            note: string | null;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
+            /** @description Who wrote it: `key:<api key id>`, `user:<account id>` (the dashboard) or `review-link:<link id>` (the person) */
+            createdBy: string;
+        };
+        ReviewLinkInput: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            mindId: string;
+            /**
+             * @description Whether the link opens now: `expired` after expiresAt, `revoked` once revoked
+             * @enum {string}
+             */
+            status: "active" | "expired" | "revoked";
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            expiresAt: string;
+            revokedAt: string | null;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
         };
         Consent: {
             /**
@@ -5013,12 +5782,22 @@ export interface components {
             evidence: {
                 text: string;
                 speaker: string | null;
-                /** Format: uuid */
-                snapshotId: string;
+                /** @description The snapshot the words come from; null for a correction */
+                snapshotId: string | null;
                 start?: number;
                 end?: number;
                 page?: number;
                 score: number;
+                /**
+                 * @description "transcript": the person's words in a snapshot; "correction": their own correction, which leads the answer when it answers the scenario (absent on turns stored before corrections existed)
+                 * @enum {string}
+                 */
+                source?: "transcript" | "correction";
+                /**
+                 * Format: uuid
+                 * @description The correction quoted (source "correction")
+                 */
+                correctionId?: string;
                 /** @description The placeholders in this quoted text (a mind with redaction stored), by kind */
                 redactions?: components["schemas"]["RedactionCounts"];
             }[];
@@ -5086,12 +5865,22 @@ export interface components {
                 evidence?: {
                     text: string;
                     speaker: string | null;
-                    /** Format: uuid */
-                    snapshotId: string;
+                    /** @description The snapshot the words come from; null for a correction */
+                    snapshotId: string | null;
                     start?: number;
                     end?: number;
                     page?: number;
                     score: number;
+                    /**
+                     * @description "transcript": the person's words in a snapshot; "correction": their own correction, which leads the answer when it answers the scenario (absent on turns stored before corrections existed)
+                     * @enum {string}
+                     */
+                    source?: "transcript" | "correction";
+                    /**
+                     * Format: uuid
+                     * @description The correction quoted (source "correction")
+                     */
+                    correctionId?: string;
                     /** @description The placeholders in this quoted text (a mind with redaction stored), by kind */
                     redactions?: components["schemas"]["RedactionCounts"];
                 }[];
@@ -5158,6 +5947,39 @@ export interface components {
         AuditList: {
             /** @description Newest first */
             entries: components["schemas"]["AuditEntry"][];
+        };
+        Correction: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            mindId: string;
+            /** @description The scenario corrected (redacted when the mind redacts what it stores) */
+            scenario: string;
+            /** @description What the person would really say: the mind answers from it when asked this scenario or a paraphrase */
+            answer: string;
+            /** @description The simulation whose turn it corrects, when it came from one */
+            simulationId: string | null;
+            note: string | null;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
+            /** @description Who wrote it: `key:<api key id>`, `user:<account id>` (the dashboard) or `review-link:<link id>` (the person) */
+            createdBy: string;
+        };
+        ReviewLink: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            mindId: string;
+            /**
+             * @description Whether the link opens now: `expired` after expiresAt, `revoked` once revoked
+             * @enum {string}
+             */
+            status: "active" | "expired" | "revoked";
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            expiresAt: string;
+            revokedAt: string | null;
+            /** @description ISO 8601 timestamp in UTC, ending in Z */
+            createdAt: string;
         };
     };
     responses: never;

@@ -89,3 +89,16 @@ export type PanelDeleted = Ok<'/api/public/v1/panels/{panelId}', 'delete'>;
 /** A row of the access log: who (`key:<id>`, `user:<account>`, `operator`, `system`) did what (`mind.read`, `simulate`, …) to which mind, when, from where. */
 export type AuditEntry = components['schemas']['AuditEntry'];
 export type AuditList = Ok<'/api/public/v1/audit', 'get'>;
+/** A correction: what the person would really say to a scenario; the mind answers from it afterwards. */
+export type Correction = components['schemas']['Correction'];
+export type CreateCorrectionRequest = JsonBody<'/api/public/v1/minds/{mindId}/corrections', 'post'>;
+export type CorrectSimulationRequest = JsonBody<'/api/public/v1/simulations/{simulationId}/corrections', 'post'>;
+export type CorrectionList = Ok<'/api/public/v1/minds/{mindId}/corrections', 'get'>;
+export type CorrectionDeleted = Ok<'/api/public/v1/minds/{mindId}/corrections/{correctionId}', 'delete'>;
+/** A review link of a mind: the person behind it reviews and corrects its answers without an account. */
+export type ReviewLink = components['schemas']['ReviewLink'];
+/** A new review link with its URL, shown only in this answer. */
+export interface CreatedReviewLink {
+  reviewLink: ReviewLink;
+  url: string;
+}

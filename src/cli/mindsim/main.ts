@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { consentCommands } from './consent-commands.ts';
+import { correctionsCommands } from './corrections-commands.ts';
 import { loginCommand } from './login-command.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { mindsCommands } from './minds-commands.ts';
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   exportCommand(program, global);
   auditCommand(program, global);
   simulationsCommands(program, global);
+  correctionsCommands(program, global);
   panelCommands(program, global);
   consentCommands(program, global);
   mcpCommand(program);

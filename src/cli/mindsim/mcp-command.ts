@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { ApiError, type ConsentInput, type MindsimClient, type RedactionMode } from '@mindsim/sdk';
 import type { PanelToolRequest } from '../../mcp/panel-tools.ts';
 import type { SimulateToolRequest } from '../../mcp/simulation-tools.ts';
+import type { CorrectionInput } from '../../mcp/correction-tools.ts';
 import type { MindsimBackend, UploadRequest } from '../../mcp/tools.ts';
 import type { FileUpload } from '../../mcp/upload-tools.ts';
 import type { ConsentToolInput } from '../../mcp/mind-tools.ts';
@@ -90,6 +91,18 @@ class SdkBackend implements MindsimBackend {
 
   getProfile(mindId: string) {
     return this.client.minds.profile(mindId);
+  }
+
+  async correctSimulation(simulationId: string, input: CorrectionInput) {
+    return { correction: await this.client.minds.corrections.fromSimulation(simulationId, input) };
+  }
+
+  async createCorrection(mindId: string, input: CorrectionInput & { scenario: string }) {
+    return { correction: await this.client.minds.corrections.create(mindId, input) };
+  }
+
+  listCorrections(mindId: string, limit: number) {
+    return this.client.minds.corrections.list(mindId, { limit }).first();
   }
 
   async createPanel(req: PanelToolRequest) {

@@ -48,6 +48,9 @@ export const MCP_AUDITED: Readonly<Record<string, McpAuditSpec>> = {
   listSimulations: { action: 'simulations.list', minds: (c) => (c.result === undefined ? argMind(c) : each(pick(c.result, 'simulations'), 'mindId')) },
   getSimulation: { action: 'simulation.read', minds: (c) => some(str(pick(c.result, 'simulation', 'mindId'))), resource: (c) => str(c.args[0]) },
   getProfile: { action: 'profile.read', minds: argMind },
+  correctSimulation: { action: 'correction.create', minds: (c) => some(str(pick(c.result, 'correction', 'mindId'))), resource: (c) => str(pick(c.result, 'correction', 'id')) },
+  createCorrection: { action: 'correction.create', minds: argMind, resource: (c) => str(pick(c.result, 'correction', 'id')) },
+  listCorrections: { action: 'corrections.list', minds: argMind },
   createPanel: {
     action: 'panel.create',
     minds: (c) => (c.result === undefined ? strings(pick(c.args[0], 'mindIds')) : panelMinds(c)),

@@ -4,6 +4,7 @@ import { DomainError, tooLarge } from '../../kernel/errors.ts';
 import { ApiFailure, translatingErrors } from '../../mcp/results.ts';
 import type { PanelToolRequest } from '../../mcp/panel-tools.ts';
 import type { SimulateToolRequest } from '../../mcp/simulation-tools.ts';
+import type { CorrectionInput } from '../../mcp/correction-tools.ts';
 import type { MindsimBackend, UploadRequest } from '../../mcp/tools.ts';
 import type { ConsentToolInput } from '../../mcp/mind-tools.ts';
 import type { RedactionMode } from '../../privacy/kinds.ts';
@@ -86,6 +87,19 @@ export class ServiceBackend implements MindsimBackend {
 
   getProfile(mindId: string) {
     return this.s.profiles.profile(this.auth, mindId);
+  }
+
+  async correctSimulation(simulationId: string, input: CorrectionInput) {
+    return { correction: await this.s.corrections.fromSimulation(this.auth, simulationId, input) };
+  }
+
+  async createCorrection(mindId: string, input: CorrectionInput & { scenario: string }) {
+    return { correction: await this.s.corrections.create(this.auth, mindId, input) };
+  }
+
+  async listCorrections(mindId: string, limit: number) {
+    const page = await this.s.corrections.list(this.auth, mindId, limit);
+    return { corrections: page.items, count: page.count };
   }
 
   createPanel(req: PanelToolRequest) {

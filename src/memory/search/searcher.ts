@@ -14,6 +14,7 @@ import type { MindMemory } from '../mind-memory.ts';
 import type { RankingParams } from '../params/params.ts';
 import { PREPARED_QUERIES } from '../tuning.ts';
 import { prepareQuery, searchMind, type PreparedQuery, type SearchResult } from './search.ts';
+import { correctionTexts, matchingCorrections, type CorrectionMatch, type CorrectionMemory } from './corrections.ts';
 
 export class Searcher {
   private encoder: Promise<SentenceEncoder> | null = null;
@@ -58,6 +59,19 @@ export class Searcher {
   async search(mind: MindMemory, scenario: string, priorTurns: readonly string[] = []): Promise<SearchResult | null> {
     if (!mind.passages?.size) return null; // nothing to rank: no query to embed
     return searchMind(mind, await this.prepare(scenario, priorTurns), this.params);
+  }
+
+  /**
+   * The mind's corrections that answer the scenario, best first (search/corrections.ts): the scenario
+   * embedded whole, each correction's scenario whole and as its ask, each text once while it stays
+   * in the LRU. None without corrections.
+   */
+  async corrections(scenario: string, corrections: readonly CorrectionMemory[] = []): Promise<CorrectionMatch[]> {
+    if (corrections.length === 0) return [];
+    const texts = corrections.map(correctionTexts);
+    const [asked, ...vectors] = await this.phraseVectors([scenario.trim(), ...texts.flat()]);
+    const pairs = corrections.map((_, i) => vectors.slice(2 * i, 2 * i + 2));
+    return asked ? matchingCorrections(scenario, asked, corrections, pairs) : [];
   }
 
   /** The encoder's id: the passages stored by the analysis threads must come from the same. */

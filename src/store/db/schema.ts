@@ -2,10 +2,12 @@ import type { ColumnType, Generated } from 'kysely';
 
 import type { PanelAnswersTable, PanelUnitsTable, PanelsTable } from './panel-tables.ts';
 import type { UsageDailyTable, UsageKeyDailyTable, UsageLatencyBucketsTable, UsageSimulatedTwinsTable } from './usage-tables.ts';
+import type { CorrectionsTable, ReviewLinksTable } from './correction-tables.ts';
 import type { AccessLogTable, ConsentMethod, ConsentStatus, ConsentWithdrawalsTable, RedactionMode, RedactionPeopleTable } from './privacy-tables.ts';
 
 export type { PanelAnswersTable, PanelUnitsTable, PanelsTable } from './panel-tables.ts';
 export type { UsageDailyTable, UsageKeyDailyTable, UsageLatencyBucketsTable, UsageSimulatedTwinsTable } from './usage-tables.ts';
+export type { CorrectionsTable, ReviewLinksTable } from './correction-tables.ts';
 export type { AccessLogTable, ConsentMethod, ConsentStatus, ConsentUse, ConsentWithdrawalsTable, RedactionMode, RedactionPeopleTable } from './privacy-tables.ts';
 
 /** Table shapes as Kysely sees them (the panel, usage and privacy tables in panel-tables.ts, usage-tables.ts and privacy-tables.ts). Timestamps are ISO 8601 UTC strings (sortable as text). */
@@ -323,4 +325,6 @@ export interface Database {
   panels: PanelsTable;
   panel_units: PanelUnitsTable;
   panel_answers: PanelAnswersTable;
+  corrections: CorrectionsTable;
+  review_links: ReviewLinksTable;
 }

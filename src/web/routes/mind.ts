@@ -23,6 +23,7 @@ const Scenario = z.object({
 /** `?conversation=<id>`: the playground continues that conversation (ignored unless it is this mind's). */
 const PlaygroundQuery = z.object({ conversation: z.uuid().optional().catch(undefined) });
 const CONVERSATIONS_SHOWN = 20;
+const CORRECTIONS_SHOWN = 50;
 
 /** The tags form: names separated by commas (empty: no tags). */
 const TagsForm = z.object({
@@ -86,6 +87,8 @@ export function mindDetailPages(s: Services) {
         conversationId: await playgroundConversation(s, auth, mind.id, req.query),
         requireConsent: (await s.privacy.get(auth)).requireConsent,
         consentExpired: s.minds.consentExpired(mind),
+        corrections: await s.corrections.list(auth, mind.id, CORRECTIONS_SHOWN),
+        reviewLinks: await s.reviewLinks.list(auth, mind.id),
       });
     });
 

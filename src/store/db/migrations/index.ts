@@ -14,6 +14,8 @@ import * as m012 from './012_privacy.ts';
 import * as m013redaction from './013_redaction.ts';
 import * as m013retention from './013_retention.ts';
 import * as m014 from './014_email_keys.ts';
+import * as m015 from './015_corrections.ts';
+import * as m016 from './016_review_links.ts';
 
 /** Migrations are versioned in the repo and applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -32,6 +34,8 @@ export const migrations: Record<string, Migration> = {
   '013_redaction': m013redaction,
   '013_retention': m013retention,
   '014_email_keys': m014,
+  '015_corrections': m015,
+  '016_review_links': m016,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -4,8 +4,10 @@ import { AccessLogRepo } from './access-log.ts';
 import { AccountsRepo, ApiKeysRepo } from './accounts.ts';
 import { ArtifactsRepo } from './artifacts.ts';
 import { ConsentRepo } from './consent.ts';
+import { CorrectionsRepo } from './corrections.ts';
 import { ExportRepo } from './export.ts';
 import { RetentionRepo } from './retention.ts';
+import { ReviewLinksRepo } from './review-links.ts';
 import { MindDetailsRepo } from './mind-details.ts';
 import { DigitalTwinsRepo } from './digital-twins.ts';
 import { MindsRepo } from './minds.ts';
@@ -55,6 +57,10 @@ export interface Repos {
   exports: ExportRepo;
   /** What the retention sweep finds past an account's retention period. */
   retention: RetentionRepo;
+  /** Minds' corrections: what the person would really say (issue 32). */
+  corrections: CorrectionsRepo;
+  /** Review links: the person reads and corrects their twin's answers without an account (issue 32). */
+  reviewLinks: ReviewLinksRepo;
 }
 
 export function makeRepos(db: Kysely<Database>): Repos {
@@ -84,5 +90,7 @@ export function makeRepos(db: Kysely<Database>): Repos {
     consent: new ConsentRepo(db),
     exports: new ExportRepo(db),
     retention: new RetentionRepo(db),
+    corrections: new CorrectionsRepo(db),
+    reviewLinks: new ReviewLinksRepo(db),
   };
 }

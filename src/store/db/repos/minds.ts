@@ -140,7 +140,7 @@ export class MindsRepo {
   /**
    * Deletes the mind and, explicitly (not relying on cascades), every row that hangs off it or
    * names it: twins, artifacts, snapshots with their memories, profiles, reflections, transcripts
-   * and psychometrics, the snapshots' jobs (their payload holds the snapshot id), its simulations
+   * and psychometrics, its corrections and review links, the snapshots' jobs (their payload holds the snapshot id), its simulations
    * with their messages and jobs, and the usage meter's rows naming its twins. Answers the deleted
    * snapshots' ids.
    */
@@ -165,6 +165,8 @@ export class MindsRepo {
     await this.db.deleteFrom('snapshot_transcripts').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('snapshot_psychometrics').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('redaction_people').where('mind_id', '=', id).execute();
+    await this.db.deleteFrom('corrections').where('mind_id', '=', id).execute();
+    await this.db.deleteFrom('review_links').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('snapshots').where('mind_id', '=', id).execute();
     await this.db.deleteFrom('artifacts').where('mind_id', '=', id).execute();
     // The usage meter's distinct-twin counts name the twins: erased with them (their past counts drop).
