@@ -12,7 +12,10 @@
  *   sentence's start, or an e-mail's or URL's handle made of them, most likely is);
  * - `givenNames`: the first words of the corpus's speakers' names (people, by construction), and
  *   words said as names (≥ PERSON_WORD_SHARE of their mentions in a person's context, ≤
- *   THING_OF_PERSON_SHARE in a thing's, never a common word): given names and surnames.
+ *   THING_OF_PERSON_SHARE in a thing's, never a common word): given names and surnames;
+ * - `publicFigures` and `publicAliases`: full names said by many shows' speakers of the train split
+ *   about people not in the conversation, and the surnames standing for one of them alone
+ *   (bench/redaction-public-figures.ts).
  *
  * Episodes the report set of bench/redaction-real.ts draws from (seed 41) are left out, so that
  * set measures names the lexicon never saw. Run: `node bench/redaction-lexicon.ts [--write]`
@@ -23,6 +26,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseTurns } from '../eval/interviews.ts';
+import { minePublicFigures } from './redaction-public-figures.ts';
 import { choose, CORPUS, episodeFiles, showsOf } from './redaction-real-passages.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -71,7 +75,7 @@ function compromiseFirstNames(): Set<string> {
   return names;
 }
 
-function mine(): { notPeople: string[]; common: string[]; givenNames: string[]; stats: Map<string, Tally>; lower: Map<string, number> } {
+function mine(): { notPeople: string[]; common: string[]; givenNames: string[]; stats: Map<string, Tally>; lower: Map<string, number>; files: string[] } {
   const report = showsOf(choose({ seed: REPORT_SEED })).files;
   const files = episodeFiles().filter((f) => !report.has(f));
   const stats = new Map<string, Tally>();
@@ -131,11 +135,20 @@ function mine(): { notPeople: string[]; common: string[]; givenNames: string[]; 
   const common = [...lower].filter(([, n]) => n >= COMMON_COUNT).map(([w]) => w).sort();
   // A speaker label's first word that is a common word ("Audience Member", "Just …") is no given name.
   const speakersGiven = [...given].filter((w) => (lower.get(w) ?? 0) < COMMON_COUNT || firstNames.has(w));
-  return { notPeople, common, givenNames: [...new Set([...speakersGiven, ...people])].sort(), stats, lower };
+  return { notPeople, common, givenNames: [...new Set([...speakersGiven, ...people])].sort(), stats, lower, files };
 }
 
-const { notPeople, common, givenNames, stats, lower } = mine();
-console.log(`notPeople ${notPeople.length}, common ${common.length}, givenNames ${givenNames.length}`);
+const { notPeople, common, givenNames, stats, lower, files } = mine();
+const givenSet = new Set([...givenNames, ...compromiseFirstNames()]);
+const notPeopleSet = new Set(notPeople);
+const { publicFigures, publicAliases } = minePublicFigures(
+  files,
+  (w) => givenSet.has(w),
+  (w) => (lower.get(w) ?? 0) >= COMMON_COUNT,
+  (w) => notPeopleSet.has(w),
+);
+console.log(`notPeople ${notPeople.length}, common ${common.length}, givenNames ${givenNames.length}, publicFigures ${publicFigures.length}, publicAliases ${publicAliases.length}`);
+if (process.argv.includes('--figures')) console.log(publicFigures.join(', '), '\n', publicAliases.join(', '));
 if (process.argv.includes('--write')) {
   const data = {
     about:
@@ -143,6 +156,8 @@ if (process.argv.includes('--write')) {
     notPeople,
     common,
     givenNames,
+    publicFigures,
+    publicAliases,
   };
   fs.mkdirSync(path.dirname(OUT), { recursive: true });
   fs.writeFileSync(OUT, `${JSON.stringify(data, null, 0).replace(/\],"/g, '],\n"')}\n`);

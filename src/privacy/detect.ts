@@ -4,12 +4,14 @@
  * anywhere in the batch found everywhere in it (compromise tags a name by its context, so
  * "Maria said" may be missed where "my friend Maria" was not). A surname or given name said alone
  * that belongs to exactly one full name of the batch is that person. A public figure's name
- * (lexicon/public-figures.json), and a single word standing for one in the batch, is no third
- * party's and is left. A name found elsewhere is not taken where the words around it say a thing or
+ * (lexicon.ts: learned from the corpus, and compromise's famous people), and a single word standing
+ * for one in the batch, is no third party's and is left; nor is a single word the batch says as a
+ * thing elsewhere (batch-things.ts: "the Restic repo"). A name found elsewhere is not taken where the words around it say a thing or
  * a place ("the Jenkins pipeline", "in Austin"), at a sentence's start when it is a common word,
  * or inside another name.
  */
 import { findAddresses } from './address.ts';
+import { batchThings } from './batch-things.ts';
 import { findBirthDates } from './birth-date.ts';
 import { findCards } from './card.ts';
 import { findEmails } from './email.ts';
@@ -96,6 +98,12 @@ export function detectBatch(texts: readonly string[], speakers: ReadonlySet<stri
     remember?.(text, spans);
     return spans;
   });
+  // A single word the batch says as a thing elsewhere ("the Restic repo", "restic") is none of its people.
+  const things = batchThings(
+    texts,
+    perText.flatMap((spans) => spans.filter((s) => s.kind === 'person' && /^\p{Lu}\p{Ll}+$/u.test(s.value)).map((s) => s.value)),
+  );
+  if (things.size > 0) for (const [i, spans] of perText.entries()) perText[i] = spans.filter((s) => s.kind !== 'person' || !things.has(s.value));
   // The batch's names: full names, and the single words that stand for exactly one of them.
   const fullNames = new Map<string, string>(); // key → as written (first seen)
   for (const spans of perText) for (const s of spans) if (s.kind === 'person') fullNames.set(nameKey(s.value), s.value);

@@ -2,10 +2,11 @@
  * What the person detector knows about words, loaded on first use:
  * - lexicon/corpus-names.json, learned from ../shared/data/corpus by bench/redaction-lexicon.ts
  *   (see there how): capitalised words that are products, projects, companies or places
- *   (`notPeople`), words said in lower case (`common`), and given names and surnames (`givenNames`);
- * - compromise's own lexicon of given names and surnames;
- * - lexicon/public-figures.json, written by hand: people whose names are public knowledge, which
- *   are no third party's personal data.
+ *   (`notPeople`), words said in lower case (`common`), given names and surnames (`givenNames`),
+ *   and public figures (`publicFigures`: full names many shows' speakers say about people not in
+ *   the conversation; `publicAliases`: surnames that stand for one of them alone);
+ * - compromise's own lexicon: given names and surnames, and its famous people (its `Person` tag:
+ *   "bill gates"). A public figure's name is no third party's personal data.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,6 +16,8 @@ interface CorpusNames {
   notPeople: string[];
   common: string[];
   givenNames: string[];
+  publicFigures: string[];
+  publicAliases: string[];
 }
 interface Lexicon {
   notPeople: Set<string>;
@@ -42,21 +45,21 @@ function lexicon(): Lexicon {
   if (loaded) return loaded;
   const read = <T>(file: string): T => JSON.parse(fs.readFileSync(new URL(`./lexicon/${file}`, import.meta.url), 'utf8')) as T;
   const corpus = read<CorpusNames>('corpus-names.json');
-  const figures = read<{ people: Record<string, string[]> }>('public-figures.json');
   const given = new Set(corpus.givenNames.map(fold));
+  const famous: string[] = [];
   for (const [word, tags] of Object.entries((compromise().world() as unknown as World).model.one.lexicon)) {
-    if ([tags].flat().some((t) => t === 'FirstName' || t === 'MaleName' || t === 'FemaleName' || t === 'LastName')) given.add(fold(word));
+    const all = [tags].flat();
+    if (all.some((t) => t === 'FirstName' || t === 'MaleName' || t === 'FemaleName' || t === 'LastName')) given.add(fold(word));
+    if (all.includes('Person') && word.includes(' ')) famous.push(word);
   }
-  const publicFigures = new Set<string>();
+  const publicFigures = new Set<string>(corpus.publicAliases.map(figureKey));
   const publicBySurname = new Map<string, string[]>();
-  for (const names of Object.values(figures.people)) {
-    for (const n of names) {
-      const key = figureKey(n);
-      publicFigures.add(key);
-      const words = key.split(' ');
-      const surname = words.at(-1);
-      if (words.length === 2 && surname) publicBySurname.set(surname, [...(publicBySurname.get(surname) ?? []), words[0] ?? '']);
-    }
+  for (const n of [...corpus.publicFigures, ...famous]) {
+    const key = figureKey(n);
+    publicFigures.add(key);
+    const words = key.split(' ');
+    const surname = words.at(-1);
+    if (words.length === 2 && surname) publicBySurname.set(surname, [...(publicBySurname.get(surname) ?? []), words[0] ?? '']);
   }
   loaded = { publicBySurname, notPeople: new Set(corpus.notPeople), notPeopleFolded: new Set(corpus.notPeople.map(fold)), common: new Set(corpus.common), given, publicFigures };
   return loaded;
@@ -78,7 +81,7 @@ export const isNotPersonFolded = (word: string): boolean => lexicon().notPeopleF
 export const isCommonWord = (word: string): boolean => lexicon().common.has(word.toLowerCase());
 /** A given name or surname known to compromise, or learned from the corpus. */
 export const isNameWord = (word: string): boolean => lexicon().given.has(fold(word.replace(/['’]s?$/, '')));
-/** A public figure's name: the whole name as listed, or a given name and surname whose given name is misspelt by one letter ("Reed Hoffman"). */
+/** A public figure's name: the whole name as listed, a surname that stands for one alone, or a given name and surname whose given name is misspelt by one letter ("Reed Hoffman"). */
 export function isPublicFigure(name: string): boolean {
   const { publicFigures, publicBySurname } = lexicon();
   const key = figureKey(name);

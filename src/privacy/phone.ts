@@ -19,7 +19,7 @@ import type { Span } from './kinds.ts';
  * Not a person's number, and left: a business line by its number plan (toll-free such as
  * 1-888-…, premium-rate, shared-cost: libphonenumber's type), and digits that are part of something
  * else: a dotted or longer run of digits around it (a version "2024.06.2021", a tweet's or an
- * order's id), or a number named as a version, build, id, issue, order, port … just before it.
+ * order's id), digits inside a web address (twitter.com/…/status/1234567890), or a number named as a version, build, id, issue, order, port … just before it.
  */
 /** Number plans of businesses, not people. */
 const BUSINESS_TYPES = new Set(['TOLL_FREE', 'PREMIUM_RATE', 'SHARED_COST', 'UAN']);
@@ -60,11 +60,15 @@ export function findPhones(text: string, countries: readonly CountryCode[] = DEF
 /** How far back the word naming a number is read ("pull request #", "number of "). */
 const NAMED_BEFORE_CHARS = 24;
 
+/** A run without spaces that is a web address: digits in it are part of the address. */
+const IN_WEB_ADDRESS = /(?:[a-z][a-z+.-]*:\/\/|www\.|[\p{L}\d-]\.[a-z]{2,}\/)/iu;
+
 /** Digits that belong to a longer token (a dotted version, a long id) or are named as something else. */
 function partOfSomethingElse(text: string, start: number, end: number): boolean {
   const before = text.slice(Math.max(0, start - NAMED_BEFORE_CHARS), start);
   const after = text.slice(end, end + 2);
   if (/[\d][.,/:]?$|[.]$/.test(before) || /^[.,/:]?\d/.test(after)) return true;
   if (/^\d{4}\.\d{1,2}\.\d+$/.test(text.slice(start, end))) return true;
+  if (IN_WEB_ADDRESS.test(`${/\S*$/.exec(text.slice(0, start))?.[0] ?? ''}${/^\S*/.exec(text.slice(end))?.[0] ?? ''}`)) return true;
   return NOT_A_PHONE_BEFORE.test(before);
 }
