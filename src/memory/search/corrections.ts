@@ -22,24 +22,8 @@ export interface CorrectionMatch {
   similarity: number;
 }
 
-/**
- * The similarity above which a correction answers the scenario asked: the larger cosine (USE lite)
- * of the scenario asked, whole, with the correction's scenario whole and with its ask alone (the
- * scenario read as search/scenario.ts reads it: someone asking again often drops the lead-in).
- * Chosen by `npm run eval:correction-similarity` on the 110 validation people of the corpus split
- * (seed 20261126; never test people, never the 22 interviews): 1,364 interviewer's questions, each
- * asked in three paraphrases (eval/paraphrases.ts), 4,092 in all. At 0.80, 98.4% of paraphrases
- * reach their own question and for 0.2% the nearest of the person's other questions passes too
- * (0.75: 99.0% and 1.7%; 0.85: 96.7% and 0.0%). With the whole scenario alone, 0.80 reaches 86.3%.
- */
-export const CORRECTION_SIMILARITY = 0.8;
-
-/**
- * The confidence of an answer led by a correction (its answer is the person's own): in the same
- * measurement, the best correction above the threshold is the paraphrase's own 100.0% of the time
- * (rounded); 0.99 leaves room for what 4,092 paraphrases did not show.
- */
-export const CORRECTION_CONFIDENCE = 0.99;
+import { CORRECTION_SIMILARITY, CORRECTION_CONFIDENCE } from '../tuning.ts';
+export { CORRECTION_SIMILARITY, CORRECTION_CONFIDENCE };
 
 /** The same scenario written alike (case, spaces and end punctuation aside): a match without the encoder. */
 export const sameScenario = (a: string, b: string): boolean => normalised(a) === normalised(b);
