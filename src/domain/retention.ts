@@ -81,7 +81,7 @@ export class RetentionService {
         report.simulations += await this.eraseAll((limit) => this.store.repos.retention.simulationsBefore(auth.accountId, cutoff, limit), (item) => this.eraseSimulation(auth, item));
         report.panels += await this.eraseAll((limit) => this.store.repos.retention.panelsBefore(auth.accountId, cutoff, limit), (panel) => this.erasePanel(auth, panel));
         report.snapshots += await this.eraseAll((limit) => this.store.repos.retention.snapshotsBefore(auth.accountId, cutoff, limit), (item) => this.eraseSnapshot(auth, item));
-        report.corrections += await this.eraseAll((limit) => this.store.repos.corrections.before(auth.accountId, cutoff, limit), (item) => this.eraseCorrection(auth, item));
+        report.corrections += await this.eraseAll((limit) => this.store.repos.retention.correctionsBefore(auth.accountId, cutoff, limit), (item) => this.eraseCorrection(auth, item));
       } finally {
         // Once per account, not per item: what was erased leaves the database's files (Store.scrub).
         if (report.simulations + report.panels + report.snapshots + report.corrections > before) await this.store.scrub();

@@ -84,19 +84,6 @@ export class CorrectionsRepo {
     await this.db.deleteFrom('corrections').where('mind_id', '=', mindId).execute();
   }
 
-  /** Up to `limit` of the account's corrections written before `cutoff`, oldest first (the retention sweep). */
-  before(accountId: string, cutoff: string, limit: number): Promise<Array<{ id: string; mindId: string }>> {
-    return this.db
-      .selectFrom('corrections')
-      .select(['id', 'mind_id as mindId'])
-      .where('account_id', '=', accountId)
-      .where('created_at', '<', cutoff)
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(limit)
-      .execute();
-  }
-
   /** Removes one correction the retention sweep found (any mind of the account). */
   async deleteById(accountId: string, id: string): Promise<boolean> {
     const r = await this.db.deleteFrom('corrections').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();

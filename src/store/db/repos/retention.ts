@@ -9,7 +9,7 @@ export interface RetainedItem {
 
 /**
  * What the retention sweep (domain/retention.ts) finds to erase: the accounts that keep data a
- * limited number of days, and per account the oldest snapshots, conversations and panels past
+ * limited number of days, and per account the oldest snapshots, conversations, corrections and panels past
  * that age, a batch at a time. Erasing goes through the repositories' own deletes.
  */
 export class RetentionRepo {
@@ -29,27 +29,34 @@ export class RetentionRepo {
   }
 
   /** Snapshots (any state) received before `cutoff`, oldest first. */
-  async snapshotsBefore(accountId: string, cutoff: string, limit: number): Promise<RetainedItem[]> {
-    const rows = await this.db
-      .selectFrom('snapshots')
-      .select(['id', 'mind_id'])
-      .where('account_id', '=', accountId)
-      .where('created_at', '<', cutoff)
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => ({ id: r.id, mindId: r.mind_id }));
+  snapshotsBefore(accountId: string, cutoff: string, limit: number): Promise<RetainedItem[]> {
+    return this.itemsBefore('snapshots', 'created_at', accountId, cutoff, limit);
   }
 
   /** Conversations whose last change (their last turn) is before `cutoff`, oldest first. */
-  async simulationsBefore(accountId: string, cutoff: string, limit: number): Promise<RetainedItem[]> {
+  simulationsBefore(accountId: string, cutoff: string, limit: number): Promise<RetainedItem[]> {
+    return this.itemsBefore('simulations', 'updated_at', accountId, cutoff, limit);
+  }
+
+  /** Corrections written before `cutoff`, oldest first. */
+  correctionsBefore(accountId: string, cutoff: string, limit: number): Promise<RetainedItem[]> {
+    return this.itemsBefore('corrections', 'created_at', accountId, cutoff, limit);
+  }
+
+  /** Up to `limit` of the account's rows of `table` whose `column` is before `cutoff`, oldest first. */
+  private async itemsBefore(
+    table: 'snapshots' | 'simulations' | 'corrections',
+    column: 'created_at' | 'updated_at',
+    accountId: string,
+    cutoff: string,
+    limit: number,
+  ): Promise<RetainedItem[]> {
     const rows = await this.db
-      .selectFrom('simulations')
+      .selectFrom(table)
       .select(['id', 'mind_id'])
       .where('account_id', '=', accountId)
-      .where('updated_at', '<', cutoff)
-      .orderBy('updated_at')
+      .where(column, '<', cutoff)
+      .orderBy(column)
       .orderBy('id')
       .limit(limit)
       .execute();
