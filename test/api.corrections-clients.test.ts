@@ -11,12 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { runMindsim } from '../testkit/cli.ts';
 import { failure, interviewMind, type TestSdk } from '../testkit/sdk.ts';
 import { startService, type Service } from '../testkit/service.ts';
-import { stdioClient } from './support/mcp-client.ts';
+import { call, callRaw, httpClient, stdioClient } from './support/mcp-client.ts';
 
 let srv: Service;
 let sdk: TestSdk;
@@ -38,6 +36,7 @@ after(async () => {
 
 const ask = (message: string) => sdk.simulate({ mindId, selectedSimulationModel: 'mind-reasoner-standard', scenario: { message } });
 const mindsim = (args: string[]) => runMindsim(home, srv, args);
+const connect = (key: string): Promise<Client> => httpClient(srv, key);
 
 describe('the SDK', () => {
   it('creates, lists, reads and deletes corrections, and the mind answers from them', async () => {
@@ -121,23 +120,6 @@ describe('the CLI (mindsim, a real process)', () => {
     assert.equal((await mindsim(['review-links', 'create', mindId, '--days', 'soon'])).code, 2);
   });
 });
-
-async function connect(key: string): Promise<Client> {
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${srv.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-  return client;
-}
-
-async function callRaw(client: Client, name: string, args: Record<string, unknown>) {
-  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  return { isError: r.isError === true, text: r.content.map((c) => (c.type === 'text' ? c.text : '')).join('') };
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown>) {
-  const r = await callRaw(client, name, args);
-  assert.ok(!r.isError, `${name} failed: ${r.text}`);
-  return JSON.parse(r.text);
-}
 
 describe('the MCP tools', () => {
   it('correct_answer and list_corrections over HTTP; another account is refused', async () => {

@@ -8,10 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type TestSdk, interviewMind } from '../testkit/sdk.ts';
-import { stdioClient } from './support/mcp-client.ts';
+import { call, callRaw, httpClient, stdioClient } from './support/mcp-client.ts';
 import { startSwitchedService, type SwitchedService } from './support/worker-switch.ts';
 
 let srv: SwitchedService;
@@ -35,25 +33,7 @@ before(async () => {
 });
 after(() => srv?.close());
 
-async function connect(key = srv.apiKey): Promise<Client> {
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${srv.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-  return client;
-}
-
-async function callRaw(client: Client, name: string, args: Record<string, unknown>) {
-  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  return { isError: r.isError === true, text: r.content.map((c) => (c.type === 'text' ? c.text : '')).join('') };
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<any> {
-  const r = await callRaw(client, name, args);
-  assert.ok(!r.isError, `${name} failed: ${r.text}`);
-  const value = JSON.parse(r.text);
-  assert.equal(r.text, JSON.stringify(value, null, 2), 'pretty-printed JSON, as the other tools answer');
-  return value;
-}
+const connect = (key = srv.apiKey): Promise<Client> => httpClient(srv, key);
 
 async function failed(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
   const r = await callRaw(client, name, args);

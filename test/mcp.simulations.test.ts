@@ -7,11 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
 import { blobOf, waitFor } from '../testkit/sdk.ts';
-import { stdioClient } from './support/mcp-client.ts';
+import { call, callRaw, httpClient, stdioClient } from './support/mcp-client.ts';
 import { startService, type Service } from '../testkit/service.ts';
 
 let srv: Service;
@@ -28,22 +26,7 @@ before(async () => {
 });
 after(() => srv?.close());
 
-async function connect(key: string): Promise<Client> {
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${srv.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-  return client;
-}
-
-async function callRaw(client: Client, name: string, args: Record<string, unknown>) {
-  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  return { isError: r.isError === true, text: r.content.map((c) => (c.type === 'text' ? c.text : '')).join('') };
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown>) {
-  const r = await callRaw(client, name, args);
-  assert.ok(!r.isError, `${name} failed: ${r.text}`);
-  return JSON.parse(r.text);
-}
+const connect = (key: string): Promise<Client> => httpClient(srv, key);
 
 describe('simulation tools over MCP (HTTP)', () => {
   it('simulate takes the hosted arguments and ours; a follow-up continues the conversation; list and get show it', async () => {
