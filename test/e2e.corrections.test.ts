@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { accessibilityViolations, chromiumAvailable, cspViolations, launchBrowser, screenshot, unlabelledControls } from './support/browser.ts';
+import { accessibilityViolations, chromiumAvailable, cspViolations, launchBrowser, logIn, screenshot, unlabelledControls } from './support/browser.ts';
 import { interviewMind, type TestSdk } from '../testkit/sdk.ts';
 import { startService, type Service } from '../testkit/service.ts';
 
@@ -41,11 +41,7 @@ describe('corrections and the review link in a real browser', { skip }, () => {
     page = await owner.newPage();
     page.setDefaultTimeout(20_000);
     violations = cspViolations(page);
-    await page.goto(`${srv.baseUrl}/login`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(/\/minds$/);
+    await logIn(page, srv.baseUrl, email, password);
   });
   after(async () => {
     await close?.();

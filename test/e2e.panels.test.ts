@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { CreatePanelRequest } from '@mindsim/sdk';
 import type { Worker } from '../src/jobs/worker.ts';
-import { accessibilityViolations, chromiumAvailable, cspViolations, launchBrowser, overflowsHorizontally, screenshot, unlabelledControls } from './support/browser.ts';
+import { accessibilityViolations, chromiumAvailable, cspViolations, launchBrowser, logIn, overflowsHorizontally, screenshot, unlabelledControls } from './support/browser.ts';
 import { sampleInterview, teamsVtt } from '../testkit/fixtures.ts';
 import { blobOf, waitFor, type TestSdk } from '../testkit/sdk.ts';
 import { startService, type Service } from '../testkit/service.ts';
@@ -56,11 +56,7 @@ describe('panel pages in a real browser', { skip }, () => {
     page = await context.newPage();
     page.setDefaultTimeout(20_000);
     violations = cspViolations(page);
-    await page.goto(`${srv.baseUrl}/login`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(/\/minds$/);
+    await logIn(page, srv.baseUrl, email, password);
   });
   after(async () => {
     await close?.();

@@ -81,3 +81,12 @@ export function cspViolations(page: Page): string[] {
   });
   return found;
 }
+
+/** Logs in on the dashboard's login page and waits for the minds list it leads to. */
+export async function logIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(/\/minds$/);
+}
